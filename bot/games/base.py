@@ -1,0 +1,233 @@
+"""The engine contract shared by every game.
+
+Engines are pure: no discord, no asyncio, no I/O and no global ``random``.
+Players are seat indices ``0..n-1``; the table service maps seats to people.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from bot.games.dice import DiceSource
+
+JSON = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """Any illegal action. ``code`` keys the message catalog; ``params`` fill it."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"IllegalMove({self.code!r}, {self.message!r})"
+
+
+class InvalidOptions(ValueError):
+    """An option value or combination is invalid; the message names the option."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"{option}: {message}")
+        self.option = option
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A move: a name plus small int/str arguments, e.g. ``Action("claim", (53,))``.
+
+    ``encode`` gives a short text form (``claim:53``) used in logs and custom_ids.
+    """
+
+    name: str
+    args: tuple[int | str, ...] = ()
+
+    def encode(self) -> str:
+        return ":".join([self.name, *map(str, self.args)])
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        name, *rest = text.split(":")
+        return cls(name, tuple(int(a) if a.lstrip("-").isdigit() else a for a in rest))
+
+    def __str__(self) -> str:
+        return self.encode()
+
+
+def act(name: str, *args: int | str) -> Action:
+    return Action(name, tuple(args))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``to`` is None for everyone, else the one seat allowed to see it."""
+
+    kind: str
+    data: JSON = field(default_factory=dict)
+    to: int | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished game: seats ranked best first (ties share a place), and a per-seat score."""
+
+    ranking: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0] if self.ranking else ()
+
+
+class OptionsBase:
+    """Mixin for frozen option dataclasses: dict round trip with validation."""
+
+    def validate(self) -> None:  # pragma: no cover - overridden
+        pass
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    @classmethod
+    def from_dict(cls, data: JSON) -> Any:
+        names = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        for key in data:
+            if key not in names:
+                raise InvalidOptions(key, "unknown option")
+        kwargs = {}
+        for key, value in data.items():
+            default = names[key].default
+            if isinstance(default, bool) and not isinstance(value, bool):
+                if str(value).lower() in ("true", "1", "yes", "on"):
+                    value = True
+                elif str(value).lower() in ("false", "0", "no", "off"):
+                    value = False
+                else:
+                    raise InvalidOptions(key, f"expected true or false, got {value!r}")
+            elif isinstance(default, int) and not isinstance(default, bool):
+                try:
+                    value = int(value)
+                except (TypeError, ValueError):
+                    raise InvalidOptions(key, f"expected a whole number, got {value!r}") from None
+            kwargs[key] = value
+        return cls(**kwargs)
+
+    def to_dict(self) -> JSON:
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    def changed(self) -> JSON:
+        """The options that differ from the defaults."""
+        default = type(self)()
+        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+
+def check_choice(option: str, value: Any, allowed: tuple[Any, ...]) -> None:
+    if value not in allowed:
+        raise InvalidOptions(option, f"must be one of {', '.join(map(str, allowed))}; got {value!r}")
+
+
+def check_range(option: str, value: int, lo: int, hi: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InvalidOptions(option, f"must be a whole number from {lo} to {hi}; got {value!r}")
+
+
+S = TypeVar("S")
+O = TypeVar("O", bound=OptionsBase)
+
+
+class Engine(ABC, Generic[S, O]):
+    """One game's rules. Stateless: every method takes the state and never mutates it."""
+
+    name: ClassVar[str]
+    Options: ClassVar[type]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def options(self, data: JSON | None = None) -> O:
+        return self.Options.from_dict(data or {})
+
+    def player_range(self, options: O) -> tuple[int, int]:
+        return self.min_players, self.max_players
+
+    @abstractmethod
+    def new_game(self, players: int, options: O, dice: DiceSource) -> tuple[S, list[Event]]:
+        """Start a game for ``players`` seats; returns the state and the opening events."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> tuple[int, ...]:
+        """The seats that may act now (several during simultaneous bids); empty when over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, player: int) -> list[Action]:
+        """Every legal action for ``player`` now; empty if it is not their turn."""
+
+    @abstractmethod
+    def apply(self, state: S, player: int, action: Action, dice: DiceSource) -> tuple[S, list[Event]]:
+        """Apply ``action``; raise ``IllegalMove`` (and change nothing) if it is illegal."""
+
+    @abstractmethod
+    def view(self, state: S, player: int | None) -> JSON:
+        """Exactly what ``player`` may know (``None``: a spectator / the channel)."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    def timeout_action(self, state: S, player: int) -> Action | None:
+        """The default action when ``player`` runs out of time, if it is an ordinary action."""
+        return None
+
+    def timeout(self, state: S, player: int, dice: DiceSource) -> tuple[S, list[Event]]:
+        """Apply the default action for ``player``'s expired turn (the rules help documents it)."""
+        action = self.timeout_action(state, player)
+        if action is None:
+            raise NotImplementedError(f"{self.name} must define timeout or timeout_action")
+        return self.apply(state, player, action, dice)
+
+    @abstractmethod
+    def forfeit(self, state: S, player: int, dice: DiceSource) -> tuple[S, list[Event]]:
+        """``player`` leaves the game for good; the game goes on (or ends) without them."""
+
+    @abstractmethod
+    def scramble(self, state: S, player: int, dice: DiceSource) -> S:
+        """A state ``player`` cannot tell apart from ``state``: everything hidden from them re-drawn.
+
+        Used to prove secrecy: ``view(scramble(s, p), p) == view(s, p)``.
+        """
+
+    @abstractmethod
+    def to_json(self, state: S) -> JSON: ...
+
+    @abstractmethod
+    def from_json(self, data: JSON) -> S: ...
+
+    def is_over(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    def dumps(self, state: S) -> str:
+        return json.dumps(self.to_json(state), separators=(",", ":"))
+
+    def loads(self, text: str) -> S:
+        return self.from_json(json.loads(text))
+
+    def check_turn(self, state: S, player: int) -> None:
+        if self.is_over(state):
+            raise IllegalMove("game_over", "The game is over.")
+        if player not in self.to_act(state):
+            raise IllegalMove("not_your_turn", "It is not your turn.")
+
+    def check_legal(self, state: S, player: int, action: Action) -> None:
+        """Generic guard: turn, then membership in ``legal_actions`` (engines may be more specific first)."""
+        self.check_turn(state, player)
+        if action not in self.legal_actions(state, player):
+            raise IllegalMove("illegal_action", f"{action} is not a legal move now.", action=str(action))

@@ -1,0 +1,242 @@
+"""Pig and Big Pig (rules/pig.md)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from bot.games.base import (
+    JSON,
+    Action,
+    Engine,
+    Event,
+    IllegalMove,
+    OptionsBase,
+    Outcome,
+    act,
+    check_choice,
+    check_range,
+)
+from bot.games.dice import DiceSource
+
+ROLL = act("roll")
+HOLD = act("hold")
+
+
+@dataclass(frozen=True)
+class PigOptions(OptionsBase):
+    dice: int = 1
+    target: int = 100
+    double_ones: str = "plus25"
+    doubles_multiplier: int = 2
+    must_roll_after_doubles: bool = False
+    auto_hold_at_target: bool = True
+    equal_turns: bool = False
+
+    def validate(self) -> None:
+        check_choice("dice", self.dice, (1, 2))
+        check_range("target", self.target, 20, 500)
+        check_choice("double_ones", self.double_ones, ("plus25", "lose_score", "bust"))
+        check_choice("doubles_multiplier", self.doubles_multiplier, (1, 2))
+
+
+@dataclass
+class PigState:
+    options: PigOptions
+    scores: list[int]
+    active: list[bool]
+    current: int
+    starter: int
+    turn_total: int = 0
+    rolls_this_turn: int = 0
+    must_roll: bool = False
+    turns: list[int] = field(default_factory=list)
+    last_roll: list[int] = field(default_factory=list)
+    winner: int | None = None
+
+
+class Pig(Engine[PigState, PigOptions]):
+    name = "pig"
+    Options = PigOptions
+    min_players = 2
+    max_players = 8
+
+    def new_game(self, players: int, options: PigOptions, dice: DiceSource) -> tuple[PigState, list[Event]]:
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalMove("player_count", f"Pig takes {self.min_players}-{self.max_players} players.")
+        starter = dice.sample(range(players), 1)[0]  # P-5: the first player is random
+        state = PigState(options, [0] * players, [True] * players, starter, starter, turns=[0] * players)
+        return state, [Event("start", {"starter": starter}), Event("turn", {"player": starter})]
+
+    def to_act(self, state: PigState) -> tuple[int, ...]:
+        return () if state.winner is not None else (state.current,)
+
+    def legal_actions(self, state: PigState, player: int) -> list[Action]:
+        if state.winner is not None or player != state.current:
+            return []
+        if state.rolls_this_turn == 0 or state.must_roll:
+            return [ROLL]
+        return [ROLL, HOLD]
+
+    def apply(self, state: PigState, player: int, action: Action, dice: DiceSource) -> tuple[PigState, list[Event]]:
+        self.check_turn(state, player)
+        if action == HOLD:
+            if state.rolls_this_turn == 0:  # P-1 / D-P3
+                raise IllegalMove("hold_before_roll", "You must roll at least once before you hold.")
+            if state.must_roll:
+                raise IllegalMove("must_roll_after_doubles", "You rolled a double: you must roll again.")
+            s = copy.deepcopy(state)
+            return s, self._hold(s)
+        if action != ROLL:
+            raise IllegalMove("illegal_action", f"{action} is not a Pig move.", action=str(action))
+        s = copy.deepcopy(state)
+        return s, self._roll(s, dice)
+
+    def _roll(self, s: PigState, dice: DiceSource) -> list[Event]:
+        o = s.options
+        faces = dice.roll(o.dice)
+        s.last_roll = faces
+        s.rolls_this_turn += 1
+        p = s.current
+        bust = wipe = False
+        gain = 0
+        if o.dice == 1:
+            bust = faces[0] == 1  # P-2
+            gain = 0 if bust else faces[0]
+        else:
+            a, b = faces  # P-3
+            if a == b == 1:
+                if o.double_ones == "plus25":
+                    gain = 25
+                elif o.double_ones == "lose_score":
+                    wipe = True
+                else:
+                    bust = True
+            elif 1 in faces:
+                bust = True
+            elif a == b:
+                gain = (a + b) * o.doubles_multiplier
+            else:
+                gain = a + b
+        s.must_roll = o.dice == 2 and o.must_roll_after_doubles and faces[0] == faces[1] and not (bust or wipe)
+        data = {"player": p, "faces": faces, "gain": gain, "bust": bust or wipe, "wipe": wipe}
+        if bust or wipe:
+            lost = s.turn_total
+            s.turn_total = 0
+            if wipe:
+                s.scores[p] = 0
+            events = [Event("roll", {**data, "turn_total": 0, "lost": lost, "score": s.scores[p]})]
+            return events + self._next_turn(s)
+        s.turn_total += gain
+        events = [Event("roll", {**data, "turn_total": s.turn_total, "lost": 0, "score": s.scores[p]})]
+        if o.auto_hold_at_target and s.scores[p] + s.turn_total >= o.target:  # P-4 / D-P1
+            s.must_roll = False
+            events += self._hold(s, auto=True)
+        return events
+
+    def _hold(self, s: PigState, auto: bool = False) -> list[Event]:
+        p = s.current
+        s.scores[p] += s.turn_total
+        events = [Event("hold", {"player": p, "banked": s.turn_total, "score": s.scores[p], "auto": auto})]
+        s.turn_total = 0
+        if not s.options.equal_turns and s.scores[p] >= s.options.target:
+            return events + self._win(s, p)
+        return events + self._next_turn(s)
+
+    def _win(self, s: PigState, p: int) -> list[Event]:
+        s.winner = p
+        s.turn_total = 0
+        s.rolls_this_turn = 0
+        return [Event("win", {"player": p, "score": s.scores[p]})]
+
+    def _next_turn(self, s: PigState) -> list[Event]:
+        s.turns[s.current] += 1
+        s.turn_total = 0
+        s.rolls_this_turn = 0
+        s.must_roll = False
+        n = len(s.scores)
+        nxt = (s.current + 1) % n
+        while not s.active[nxt]:
+            nxt = (nxt + 1) % n
+        if s.options.equal_turns and self._round_complete(s):
+            # equal_turns: only at the end of a full round may someone win; ties keep playing.
+            live = [i for i in range(n) if s.active[i]]
+            best = max(s.scores[i] for i in live)
+            leaders = [i for i in live if s.scores[i] == best]
+            if best >= s.options.target and len(leaders) == 1:
+                return self._win(s, leaders[0])
+        s.current = nxt
+        return [Event("turn", {"player": nxt})]
+
+    @staticmethod
+    def _round_complete(s: PigState) -> bool:
+        live = [s.turns[i] for i in range(len(s.scores)) if s.active[i]]
+        return len(set(live)) == 1
+
+    def view(self, state: PigState, player: int | None) -> JSON:
+        view = self.to_json(state)  # Pig hides nothing.
+        view["you"] = player
+        view["legal"] = [a.encode() for a in self.legal_actions(state, player)] if player is not None else []
+        return view
+
+    def outcome(self, state: PigState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        others = sorted(
+            (i for i in range(len(state.scores)) if i != state.winner),
+            key=lambda i: (not state.active[i], -state.scores[i]),
+        )
+        ranking: list[tuple[int, ...]] = [(state.winner,)]
+        for i in others:
+            prev = ranking[-1][0]
+            same = prev != state.winner and state.active[i] == state.active[prev] and state.scores[i] == state.scores[prev]
+            ranking[-1:] = [ranking[-1] + (i,)] if same else [ranking[-1], (i,)]
+        return Outcome(tuple(ranking), tuple(state.scores))
+
+    def timeout(self, state: PigState, player: int, dice: DiceSource) -> tuple[PigState, list[Event]]:
+        """Hold if the turn has a roll (or must roll again: then it ends with 0), else pass with 0."""
+        self.check_turn(state, player)
+        s = copy.deepcopy(state)
+        if s.rolls_this_turn and not s.must_roll:
+            return s, [Event("timeout", {"player": player})] + self._hold(s)
+        return s, [Event("timeout", {"player": player, "lost": s.turn_total})] + self._next_turn(s)
+
+    def forfeit(self, state: PigState, player: int, dice: DiceSource) -> tuple[PigState, list[Event]]:
+        s = copy.deepcopy(state)
+        if not s.active[player] or s.winner is not None:
+            return s, []
+        s.active[player] = False
+        events = [Event("forfeit", {"player": player})]
+        live = [i for i in range(len(s.scores)) if s.active[i]]
+        if len(live) == 1:
+            return s, events + self._win(s, live[0])
+        if s.current == player:
+            s.turn_total = 0
+            events += self._next_turn(s)
+        return s, events
+
+    def scramble(self, state: PigState, player: int, dice: DiceSource) -> PigState:
+        return copy.deepcopy(state)
+
+    def to_json(self, state: PigState) -> JSON:
+        return {
+            "options": state.options.to_dict(),
+            "scores": list(state.scores),
+            "active": list(state.active),
+            "current": state.current,
+            "starter": state.starter,
+            "turn_total": state.turn_total,
+            "rolls_this_turn": state.rolls_this_turn,
+            "must_roll": state.must_roll,
+            "turns": list(state.turns),
+            "last_roll": list(state.last_roll),
+            "winner": state.winner,
+        }
+
+    def from_json(self, data: JSON) -> PigState:
+        data = dict(data)
+        data["options"] = PigOptions.from_dict(data["options"])
+        return PigState(**data)
+
+
+ENGINE = Pig()
