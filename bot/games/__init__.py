@@ -35,4 +35,6 @@ def available_games() -> list[str]:
     return names
 
 
-__all__ = ["Action", "Engine", "Event", "IllegalMove", "InvalidOptions", "Outcome", "act", "get_engine", "available_games"]
+__all__ = [
+    "Action", "Engine", "Event", "IllegalMove", "InvalidOptions", "Outcome", "act", "available_games", "get_engine",
+]

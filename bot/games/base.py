@@ -123,7 +123,8 @@ class OptionsBase:
         return cls(**kwargs)
 
     def to_dict(self) -> JSON:
-        return dataclasses.asdict(self)  # type: ignore[call-overload]
+        # Shallow on purpose: options are flat, and asdict's deep copy shows up in every state dump.
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     def changed(self) -> JSON:
         """The options that differ from the defaults."""
@@ -142,10 +143,10 @@ def check_range(option: str, value: int, lo: int, hi: int) -> None:
 
 
 S = TypeVar("S")
-O = TypeVar("O", bound=OptionsBase)
+OptT = TypeVar("OptT", bound=OptionsBase)
 
 
-class Engine(ABC, Generic[S, O]):
+class Engine(ABC, Generic[S, OptT]):
     """One game's rules. Stateless: every method takes the state and never mutates it."""
 
     name: ClassVar[str]
@@ -153,14 +154,14 @@ class Engine(ABC, Generic[S, O]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
 
-    def options(self, data: JSON | None = None) -> O:
+    def options(self, data: JSON | None = None) -> OptT:
         return self.Options.from_dict(data or {})
 
-    def player_range(self, options: O) -> tuple[int, int]:
+    def player_range(self, options: OptT) -> tuple[int, int]:
         return self.min_players, self.max_players
 
     @abstractmethod
-    def new_game(self, players: int, options: O, dice: DiceSource) -> tuple[S, list[Event]]:
+    def new_game(self, players: int, options: OptT, dice: DiceSource) -> tuple[S, list[Event]]:
         """Start a game for ``players`` seats; returns the state and the opening events."""
 
     @abstractmethod

@@ -182,15 +182,17 @@ class Pig(Engine[PigState, PigOptions]):
     def outcome(self, state: PigState) -> Outcome | None:
         if state.winner is None:
             return None
-        others = sorted(
-            (i for i in range(len(state.scores)) if i != state.winner),
-            key=lambda i: (not state.active[i], -state.scores[i]),
-        )
+        def key(i: int) -> tuple[bool, int]:  # players still in rank above forfeits, then by score
+            return (not state.active[i], -state.scores[i])
+
+        others = sorted((i for i in range(len(state.scores)) if i != state.winner), key=key)
         ranking: list[tuple[int, ...]] = [(state.winner,)]
         for i in others:
             prev = ranking[-1][0]
-            same = prev != state.winner and state.active[i] == state.active[prev] and state.scores[i] == state.scores[prev]
-            ranking[-1:] = [ranking[-1] + (i,)] if same else [ranking[-1], (i,)]
+            if prev != state.winner and key(i) == key(prev):
+                ranking[-1] += (i,)
+            else:
+                ranking.append((i,))
         return Outcome(tuple(ranking), tuple(state.scores))
 
     def timeout(self, state: PigState, player: int, dice: DiceSource) -> tuple[PigState, list[Event]]:

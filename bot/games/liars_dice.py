@@ -1,0 +1,496 @@
+"""Liar's Dice (rules/liars-dice.md).
+
+Seats bid on the dice of *all* players (``bid:<quantity>:<face>``) or challenge the
+immediately preceding bid (``challenge``). Five raise rules (L-3), optional wild ones
+(L-1/L-4), and three game lengths (L-5): one challenge decides (``single``), the loser
+passes a die to the winner (``loot``), or the loser discards a die (``lose_die``).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from bot.games.base import (
+    JSON,
+    Action,
+    Engine,
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    OptionsBase,
+    Outcome,
+    act,
+    check_choice,
+    check_range,
+)
+from bot.games.dice import DiceSource
+
+RAISE_RULES = ("sum", "simple", "poker", "pirates", "lefthand")
+MODES = ("single", "loot", "lose_die")
+STARTERS = ("loser", "winner")
+MAX_ROUNDS_LIMIT = 10_000
+
+CHALLENGE = act("challenge")
+
+FACE_NAMES = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+FACE_PLURALS = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
+
+# What each raise rule asks for, for error messages and the rules help (L-3).
+RULE_TEXT = {
+    "sum": "quantity × face must be more than {product}",
+    "simple": "bid more of the same face, or any quantity of a higher face",
+    "poker": "bid a higher quantity of any face, or the same quantity of a higher face",
+    "pirates": "the quantity or the face must be more than {top}, the larger number of the last bid",
+    "lefthand": "raise exactly one number: more of the same face, or the same quantity of a higher face",
+}
+
+
+def say(quantity: int, face: int) -> str:
+    """``3 fours``, ``1 two``."""
+    return f"{quantity} {FACE_NAMES[face] if quantity == 1 else FACE_PLURALS[face]}"
+
+
+def is_raise(rule: str, q: int, f: int, q2: int, f2: int) -> bool:
+    """Rule L-3: does the bid (q2, f2) raise the previous bid (q, f)?"""
+    if rule == "poker":
+        return q2 > q or (q2 == q and f2 > f)
+    if rule == "simple":
+        return f2 > f or (f2 == f and q2 > q)
+    if rule == "sum":
+        return q2 * f2 > q * f
+    if rule == "pirates":
+        return max(q2, f2) > max(q, f)
+    if rule == "lefthand":
+        return (f2 == f and q2 > q) or (q2 == q and f2 > f)
+    raise ValueError(f"unknown raise rule {rule!r}")
+
+
+def bid_rank(rule: str, q: int, f: int) -> tuple[int, ...]:
+    """The order legal bids are listed in: the measure each rule strictly increases (L-3), then q, then f.
+
+    For the total orders (poker, simple) the first is the unique minimum raise; for the partial
+    orders it is the canonical "smallest" raise quoted in error messages.
+    """
+    if rule == "poker":
+        return (q, f)
+    if rule == "simple":
+        return (f, q)
+    if rule == "sum":
+        return (q * f, q, f)
+    if rule == "pirates":
+        return (max(q, f), q, f)
+    return (q + f, q, f)  # lefthand
+
+
+_BIDS = {(q, f): act("bid", q, f) for q in range(1, 37) for f in range(1, 7)}
+
+
+@lru_cache(maxsize=4096)
+def legal_bids(rule: str, wild_ones: bool, total: int, q: int = 0, f: int = 0) -> tuple[Action, ...]:
+    """Every legal bid (L-1 domain, L-3 raise) over the bid (q, f) (q == 0: the opening), smallest first."""
+    faces = range(2, 7) if wild_ones else range(1, 7)
+    bids = [(q2, f2) for q2 in range(1, total + 1) for f2 in faces if q == 0 or is_raise(rule, q, f, q2, f2)]
+    bids.sort(key=lambda b: bid_rank(rule, *b))
+    return tuple(_BIDS[b] for b in bids)
+
+
+@dataclass(frozen=True)
+class LiarsOptions(OptionsBase):
+    dice_per_player: int = 5
+    raise_rule: str = "poker"  # D-L3
+    wild_ones: bool = False
+    mode: str = "single"  # D-L1
+    starter: str = "loser"  # L-6, multi-round modes only
+    max_rounds: int = 0  # 0 = no limit (D-L8), multi-round modes only
+
+    def validate(self) -> None:
+        check_range("dice_per_player", self.dice_per_player, 1, 6)
+        check_choice("raise_rule", self.raise_rule, RAISE_RULES)
+        if not isinstance(self.wild_ones, bool):
+            raise InvalidOptions("wild_ones", f"expected true or false, got {self.wild_ones!r}")
+        check_choice("mode", self.mode, MODES)
+        check_choice("starter", self.starter, STARTERS)
+        check_range("max_rounds", self.max_rounds, 0, MAX_ROUNDS_LIMIT)
+        if self.mode == "single":
+            if self.max_rounds:
+                raise InvalidOptions("max_rounds", "only applies when mode is loot or lose_die (single is one round)")
+            if self.starter != "loser":
+                raise InvalidOptions("starter", "only applies when mode is loot or lose_die (single is one round)")
+
+    def to_dict(self) -> JSON:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # all scalars: no deep copy
+
+    @classmethod
+    def from_dict(cls, data: JSON) -> Any:
+        if str(data.get("max_rounds", "0")).strip().lower() in ("none", "null", "off", ""):
+            data = {**data, "max_rounds": 0}
+        return super().from_dict(data)
+
+
+@dataclass
+class LiarsState:
+    options: LiarsOptions
+    counts: list[int]  # dice per seat; 0 = out (eliminated or forfeited)
+    hands: list[list[int]]  # this round's faces per seat, sorted; hidden from the others until the reveal
+    current: int
+    round_no: int = 1
+    round_starter: int = 0
+    bid: list[int] | None = None  # [quantity, face] of the standing bid
+    bidder: int | None = None
+    bids: list[list[int]] = field(default_factory=list)  # this round's bids: [seat, quantity, face]
+    forfeited: list[bool] = field(default_factory=list)
+    out_order: list[int] = field(default_factory=list)  # seats in the order they left play
+    last_reveal: JSON | None = None  # the last challenge's public reveal (hands of that round)
+    finished: bool = False
+    end_reason: str | None = None  # challenge | last_standing | max_rounds | forfeit
+    winner: int | None = None  # single mode: the deciding challenge's winner
+    loser: int | None = None  # single mode: the deciding challenge's loser
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LiarsState:
+        """A fast deep copy: every field is JSON-like (or the frozen options), so ``apply`` stays cheap."""
+        return LiarsState(**{f.name: _clone(getattr(self, f.name)) for f in STATE_FIELDS})
+
+
+STATE_FIELDS = dataclasses.fields(LiarsState)
+
+
+def _clone(value: Any) -> Any:
+    """Deep-copy JSON-like data whose lists are homogeneous (all scalars, or all containers)."""
+    if type(value) is list:
+        return [_clone(v) for v in value] if value and type(value[0]) in (list, dict) else value[:]
+    if type(value) is dict:
+        return {k: _clone(v) for k, v in value.items()}
+    return value  # int, str, bool, None, or the frozen LiarsOptions
+
+
+class LiarsDice(Engine[LiarsState, LiarsOptions]):
+    name = "liar"
+    Options = LiarsOptions
+    min_players = 2
+    max_players = 6
+
+    # -- setup -----------------------------------------------------------------------------------
+
+    def new_game(self, players: int, options: LiarsOptions, dice: DiceSource) -> tuple[LiarsState, list[Event]]:
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalMove("player_count", f"Liar's Dice takes {self.min_players}-{self.max_players} players.")
+        starter = dice.sample(range(players), 1)[0]  # L-6: round 1 starts with a random player
+        state = LiarsState(
+            options,
+            counts=[options.dice_per_player] * players,
+            hands=[[] for _ in range(players)],
+            current=starter,
+            round_starter=starter,
+            forfeited=[False] * players,
+        )
+        events = [Event("start", {"players": players, "starter": starter})]
+        return state, events + self._deal(state, dice, starter)
+
+    def _deal(self, s: LiarsState, dice: DiceSource, starter: int, redeal: bool = False) -> list[Event]:
+        """Everyone with dice rolls; ``starter`` opens the bidding."""
+        s.bid, s.bidder, s.bids = None, None, []
+        s.round_starter = s.current = starter
+        s.hands = [sorted(dice.roll(c)) if c else [] for c in s.counts]
+        events = [
+            Event(
+                "round",
+                {"round": s.round_no, "starter": starter, "counts": list(s.counts), "total": s.total, "redeal": redeal},
+            )
+        ]
+        events += [
+            Event("dice", {"round": s.round_no, "dice": list(hand)}, to=seat)
+            for seat, hand in enumerate(s.hands)
+            if hand
+        ]
+        events.append(Event("turn", {"player": starter}))
+        return events
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    def is_over(self, state: LiarsState) -> bool:
+        return state.finished
+
+    def to_act(self, state: LiarsState) -> tuple[int, ...]:
+        return () if state.finished else (state.current,)
+
+    def legal_actions(self, state: LiarsState, player: int) -> list[Action]:
+        """Legal bids from the smallest raise up (in the raise rule's order), then ``challenge``."""
+        if state.finished or player != state.current:
+            return []
+        o = state.options
+        if state.bid is None:
+            return list(legal_bids(o.raise_rule, o.wild_ones, state.total))
+        return [*legal_bids(o.raise_rule, o.wild_ones, state.total, *state.bid), CHALLENGE]
+
+    def min_raise(self, state: LiarsState) -> tuple[int, int] | None:
+        """The smallest legal bid now (the opening minimum before any bid), or None: must challenge."""
+        o = state.options
+        bids = legal_bids(o.raise_rule, o.wild_ones, state.total, *(state.bid or (0, 0)))
+        return (int(bids[0].args[0]), int(bids[0].args[1])) if bids else None
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    def apply(self, state: LiarsState, player: int, action: Action, dice: DiceSource) -> tuple[LiarsState, list[Event]]:
+        self.check_turn(state, player)
+        if action.name == "bid":
+            q, f = self._check_bid(state, action)
+            s = copy.deepcopy(state)
+            return s, self._bid(s, player, q, f)
+        if action == CHALLENGE:
+            if state.bid is None:  # L-2
+                raise IllegalMove("no_bid_to_challenge", "There is no bid to challenge yet: make the opening bid.")
+            s = copy.deepcopy(state)
+            return s, self._challenge(s, player, dice)
+        raise IllegalMove("illegal_action", f"{action} is not a Liar's Dice move.", action=str(action))
+
+    def _check_bid(self, state: LiarsState, action: Action) -> tuple[int, int]:
+        o = state.options
+        args = action.args
+        if len(args) != 2 or not all(isinstance(a, int) for a in args):
+            raise IllegalMove("bad_bid", "A bid is bid:<quantity>:<face>, e.g. bid:3:4.", action=str(action))
+        q, f = int(args[0]), int(args[1])
+        if not 1 <= f <= 6:
+            raise IllegalMove("bad_face", f"A die face is 1 to 6, not {f}.", face=f)
+        if o.wild_ones and f == 1:  # L-1 / seed 5.1
+            raise IllegalMove(
+                "ones_not_biddable", "Ones are wild in this game and cannot be bid; the lowest bid is 1 two.", face=f
+            )
+        if q < 1:
+            raise IllegalMove("bad_quantity", f"A bid claims at least one die, not {q}.", quantity=q)
+        total = state.total
+        if q > total:  # L-1 / D-L5
+            raise IllegalMove(
+                "quantity_over_cap",
+                f"Only {total} dice are in play, so a bid can claim at most {total}.",
+                quantity=q,
+                cap=total,
+            )
+        if state.bid is not None and not is_raise(o.raise_rule, *state.bid, q, f):
+            pq, pf = state.bid
+            rule = o.raise_rule
+            why = RULE_TEXT[rule].format(product=pq * pf, top=max(pq, pf))
+            smallest = self.min_raise(state)
+            params = {"rule": rule, "quantity": q, "face": f, "bid_quantity": pq, "bid_face": pf}
+            if smallest is None:
+                raise IllegalMove(
+                    "must_challenge",
+                    f"Nothing raises {say(pq, pf)} under the {rule} rule ({why}) with {total} dice in play: "
+                    "you must challenge.",
+                    **params,
+                    min_quantity=None,
+                    min_face=None,
+                )
+            raise IllegalMove(
+                "bid_not_higher",
+                f"{say(q, f)} does not raise {say(pq, pf)} under the {rule} rule ({why}). "
+                f"The smallest legal raise is {say(*smallest)}.",
+                **params,
+                min_quantity=smallest[0],
+                min_face=smallest[1],
+            )
+        return q, f
+
+    def _bid(self, s: LiarsState, player: int, q: int, f: int) -> list[Event]:
+        s.bid = [q, f]
+        s.bidder = player
+        s.bids.append([player, q, f])
+        s.current = self._next_seat(s, player)
+        return [Event("bid", {"player": player, "quantity": q, "face": f}), Event("turn", {"player": s.current})]
+
+    def _challenge(self, s: LiarsState, challenger: int, dice: DiceSource) -> list[Event]:
+        o = s.options
+        q, f = s.bid  # type: ignore[misc]
+        bidder = s.bidder
+        assert bidder is not None
+        count = sum(h.count(f) + (h.count(1) if o.wild_ones else 0) for h in s.hands)  # L-4
+        true = count >= q
+        loser, winner = (challenger, bidder) if true else (bidder, challenger)
+        s.last_reveal = {
+            "round": s.round_no,
+            "hands": [list(h) for h in s.hands],
+            "quantity": q,
+            "face": f,
+            "count": count,
+            "wild_ones": o.wild_ones,
+            "bidder": bidder,
+            "challenger": challenger,
+            "bid_true": true,
+            "winner": winner,
+            "loser": loser,
+        }
+        events = [
+            Event("challenge", {"player": challenger, "bidder": bidder, "quantity": q, "face": f}),
+            Event("reveal", _clone(s.last_reveal)),
+        ]
+        if o.mode == "single":  # L-5: the one challenge decides the game
+            s.winner, s.loser = winner, loser
+            return events + self._finish(s, "challenge")
+        s.counts[loser] -= 1
+        if o.mode == "loot":
+            s.counts[winner] += 1
+            events.append(Event("die_passed", {"from": loser, "to": winner, "counts": list(s.counts)}))
+        else:
+            events.append(Event("die_lost", {"player": loser, "counts": list(s.counts)}))
+        if s.counts[loser] == 0:
+            s.out_order.append(loser)
+            events.append(Event("eliminated", {"player": loser}))
+        if sum(1 for c in s.counts if c) == 1:
+            return events + self._finish(s, "last_standing")
+        if o.max_rounds and s.round_no >= o.max_rounds:
+            return events + self._finish(s, "max_rounds")
+        # L-6: the loser starts (or the next seat with dice to their left), or the winner with starter=winner.
+        if o.starter == "winner":
+            starter = winner
+        elif s.counts[loser]:
+            starter = loser
+        else:
+            starter = self._next_seat(s, loser)
+        s.round_no += 1
+        return events + self._deal(s, dice, starter)
+
+    def _finish(self, s: LiarsState, reason: str) -> list[Event]:
+        s.finished = True
+        s.end_reason = reason
+        out = self.outcome(s)
+        assert out is not None
+        return [
+            Event(
+                "game_over",
+                {
+                    "reason": reason,
+                    "winners": list(out.winners),
+                    "ranking": [list(place) for place in out.ranking],
+                    "scores": list(out.scores),
+                },
+            )
+        ]
+
+    @staticmethod
+    def _next_seat(s: LiarsState, seat: int) -> int:
+        """The next seat to the left (higher index, wrapping) that still has dice."""
+        n = len(s.counts)
+        nxt = (seat + 1) % n
+        while not s.counts[nxt]:
+            nxt = (nxt + 1) % n
+        return nxt
+
+    # -- time-outs and leaving ------------------------------------------------------------------
+
+    def timeout_action(self, state: LiarsState, player: int) -> Action | None:
+        """Challenge the standing bid; at the opening, the minimum bid (1 one, or 1 two with wild ones)."""
+        if state.finished or player != state.current:
+            return None
+        if state.bid is None:
+            smallest = self.min_raise(state)
+            assert smallest is not None
+            return act("bid", *smallest)
+        return CHALLENGE
+
+    def timeout(self, state: LiarsState, player: int, dice: DiceSource) -> tuple[LiarsState, list[Event]]:
+        self.check_turn(state, player)
+        action = self.timeout_action(state, player)
+        assert action is not None
+        s, events = self.apply(state, player, action, dice)
+        return s, [Event("timeout", {"player": player, "action": action.encode()}), *events]
+
+    def forfeit(self, state: LiarsState, player: int, dice: DiceSource) -> tuple[LiarsState, list[Event]]:
+        """``player`` leaves: their dice leave play. The round in progress is void (its bids counted
+        dice that are gone): the others re-roll and the round's starter (or the next seat) opens again."""
+        s = copy.deepcopy(state)
+        if s.finished or not s.counts[player]:
+            return s, []
+        s.counts[player] = 0
+        s.hands[player] = []
+        s.forfeited[player] = True
+        s.out_order.append(player)
+        events = [Event("forfeit", {"player": player, "counts": list(s.counts)})]
+        if sum(1 for c in s.counts if c) == 1:
+            return s, events + self._finish(s, "forfeit")
+        starter = s.round_starter if s.counts[s.round_starter] else self._next_seat(s, s.round_starter)
+        return s, events + self._deal(s, dice, starter, redeal=True)
+
+    # -- secrecy ---------------------------------------------------------------------------------
+
+    def view(self, state: LiarsState, player: int | None) -> JSON:
+        o = state.options
+        mine = player is not None and 0 <= player < len(state.hands)
+        return {
+            "game": self.name,
+            "you": player,
+            "options": o.to_dict(),
+            "round": state.round_no,
+            "counts": list(state.counts),
+            "total": state.total,
+            "out": [c == 0 for c in state.counts],
+            "forfeited": list(state.forfeited),
+            "hand": list(state.hands[player]) if mine else None,  # type: ignore[index]
+            "current": None if state.finished else state.current,
+            "starter": state.round_starter,
+            "bid": None if state.bid is None else {"quantity": state.bid[0], "face": state.bid[1]},
+            "bidder": state.bidder,
+            "bids": [list(b) for b in state.bids],
+            "last_reveal": _clone(state.last_reveal),
+            "over": state.finished,
+            "end_reason": state.end_reason,
+            "legal": [a.encode() for a in self.legal_actions(state, player)] if mine else [],  # type: ignore[arg-type]
+        }
+
+    def scramble(self, state: LiarsState, player: int, dice: DiceSource) -> LiarsState:
+        """Re-roll every die ``player`` cannot see (revealed hands live on in ``last_reveal``)."""
+        s = copy.deepcopy(state)
+        s.hands = [h if seat == player or not h else sorted(dice.roll(len(h))) for seat, h in enumerate(s.hands)]
+        return s
+
+    # -- result ----------------------------------------------------------------------------------
+
+    def outcome(self, state: LiarsState) -> Outcome | None:
+        """Single: winner, the uninvolved (neutral, D-L7), loser (+1 / 0 / -1). Loot and lose_die:
+        seats with dice by dice held (ties share), then the eliminated, latest first (score: dice held).
+        Seats that forfeited come last, latest first (score -1 in single, 0 dice otherwise)."""
+        if not state.finished:
+            return None
+        n = len(state.counts)
+        present = [i for i in range(n) if state.counts[i]]
+        ranking: list[tuple[int, ...]] = []
+        if state.options.mode == "single":
+            scores = [-1 if state.forfeited[i] else 0 for i in range(n)]
+            if state.loser is None:  # everyone else forfeited
+                ranking.append(tuple(present))
+                for i in present:
+                    scores[i] = 1
+            else:
+                assert state.winner is not None
+                scores[state.winner], scores[state.loser] = 1, -1
+                neutral = tuple(i for i in present if i not in (state.winner, state.loser))
+                ranking += [(state.winner,), *([neutral] if neutral else []), (state.loser,)]
+        else:
+            scores = list(state.counts)
+            for c in sorted({state.counts[i] for i in present}, reverse=True):
+                ranking.append(tuple(i for i in present if state.counts[i] == c))
+        gone = list(reversed(state.out_order))
+        ranking += [(i,) for i in gone if not state.forfeited[i]]
+        ranking += [(i,) for i in gone if state.forfeited[i]]
+        return Outcome(tuple(ranking), tuple(scores))
+
+    # -- persistence -----------------------------------------------------------------------------
+
+    def to_json(self, state: LiarsState) -> JSON:
+        data = {f.name: _clone(getattr(state, f.name)) for f in STATE_FIELDS}
+        data["options"] = state.options.to_dict()
+        return data
+
+    def from_json(self, data: JSON) -> LiarsState:
+        fields = {name: _clone(value) for name, value in data.items()}
+        fields["options"] = LiarsOptions.from_dict(data["options"])
+        return LiarsState(**fields)
+
+
+ENGINE = LiarsDice()

@@ -1,0 +1,563 @@
+"""Mex / Mexx / Mexico, as in the app "Mex With Dices Same Room" (rules/mex.md).
+
+Every throw is open (rules §10: "open throws, lowest loses"), so nothing is hidden from anyone.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.games.base import (
+    JSON,
+    Action,
+    Engine,
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    OptionsBase,
+    Outcome,
+    act,
+    check_choice,
+    check_range,
+)
+from bot.games.dice import DiceSource
+
+MEX = 1000  # MX-V1: the highest throw
+MODES = ("mex", "pips")  # MX-T2: how an extra round is counted
+PENALTIES = ("seed", "additive", "double_once", "doubling")  # MX-R2
+HOLDABLE = (1, 2)  # hold_one_or_two: the faces that may be kept
+
+# MX-P1 / MX-P2: the points scheme.
+SURVIVE_POINTS = 1
+MEX_POINTS = 2
+LOSE_POINTS = -1
+LAST_POINTS = 5
+
+THROW = act("throw")
+STAND = act("stand")
+END_ROUND = act("end_round")
+CANDIDATES = (
+    THROW,
+    STAND,
+    END_ROUND,
+    *(act("hold", face) for face in HOLDABLE),
+    *(act("choose", mode) for mode in MODES),
+)
+
+
+def mex_value(faces: Sequence[int]) -> int:
+    """MX-V1: {2,1} is Mex (1000), a double is 100 x the face, otherwise 10 x high + low."""
+    hi, lo = max(faces), min(faces)
+    if (hi, lo) == (2, 1):
+        return MEX
+    if hi == lo:
+        return 100 * hi
+    return 10 * hi + lo
+
+
+def pips_value(faces: Sequence[int]) -> int:
+    """MX-V3: the plain sum, 2 to 12; no Mex, no doubles."""
+    return sum(faces)
+
+
+def penalty(mode: str, mexes: int) -> int:
+    """MX-R2: lives lost by the round's loser when ``mexes`` Mexes were thrown in the normal round."""
+    if mexes == 0:
+        return 1
+    if mode == "additive":
+        return 1 + mexes
+    if mode == "double_once":
+        return 2
+    if mode == "doubling":
+        return 2**mexes
+    return 2 * mexes  # seed
+
+
+@dataclass(frozen=True)
+class MexOptions(OptionsBase):
+    starting_lives: int = 12
+    max_throws: int = 3
+    mex_penalty: str = "seed"
+    allow_end_round_early: bool = True
+    tiebreak_mode_choice: str = "chooser"
+    first_starter: str = "random"
+    mex_ends_turn: bool = True
+    points_enabled: bool = True
+    mex_passes_lead: bool = False
+    hold_one_or_two: bool = False
+
+    def validate(self) -> None:
+        check_range("starting_lives", self.starting_lives, 1, 99)
+        check_range("max_throws", self.max_throws, 1, 3)
+        check_choice("mex_penalty", self.mex_penalty, PENALTIES)
+        check_choice("tiebreak_mode_choice", self.tiebreak_mode_choice, ("chooser", "always_mex", "always_pips"))
+        check_choice("first_starter", self.first_starter, ("random", "host", "seat1"))
+        for name in (
+            "allow_end_round_early",
+            "mex_ends_turn",
+            "points_enabled",
+            "mex_passes_lead",
+            "hold_one_or_two",
+        ):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidOptions(name, f"expected true or false, got {getattr(self, name)!r}")
+        for name in ("hold_one_or_two", "mex_passes_lead"):
+            if getattr(self, name) and self.max_throws < 2:
+                raise InvalidOptions(name, "does nothing with a max_throws of 1; allow 2 or 3 throws")
+
+    def to_dict(self) -> JSON:
+        # Flat fields, so a shallow dict equals dataclasses.asdict, at a fraction of its cost.
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+
+@dataclass
+class MexTiebreak:
+    """MX-S3: one extra round. ``values`` line up with ``players`` (None: not thrown yet)."""
+
+    players: list[int]
+    chooser: int
+    mode: str | None  # None while the chooser has still to pick
+    values: list[int | None]
+    depth: int = 1
+
+
+@dataclass
+class MexRound:
+    """MX-S2: one normal round (plus its extra round, if any)."""
+
+    number: int
+    starter: int
+    order: list[int]  # the players still in the round, in throwing order
+    throws: list[list[list[int]]]  # per seat: the faces of every normal-round throw, in order
+    final: list[int | None]  # per seat: the value that counts (None: no final value, or did not throw)
+    pos: int = 0  # index into ``order`` of the active thrower
+    throw_limit: int | None = None  # MX-3: unset until the limit-setter's turn ends
+    mex_count: int = 0
+    ended_early_by: int | None = None
+    held: int | None = None  # hold_one_or_two: the face kept for the rest of the turn
+    must_throw: bool = False  # hold_one_or_two: just held, must throw the other die
+    tiebreak: MexTiebreak | None = None
+
+
+@dataclass
+class MexState:
+    options: MexOptions
+    lives: list[int]
+    points: list[int]
+    out: list[int]  # eliminated or forfeited seats, in the order they went out
+    round: MexRound
+    winner: int | None = None
+
+
+class Mex(Engine[MexState, MexOptions]):
+    name = "mex"
+    Options = MexOptions
+    min_players = 2
+    max_players = 10
+
+    # --- setup -------------------------------------------------------------------------------
+
+    def new_game(self, players: int, options: MexOptions, dice: DiceSource) -> tuple[MexState, list[Event]]:
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalMove("player_count", f"Mex takes {self.min_players}-{self.max_players} players.")
+        # MX-1: random by default; "host" and "seat1" are both seat 0 (the table seats the host first).
+        starter = dice.sample(range(players), 1)[0] if options.first_starter == "random" else 0
+        lives = options.starting_lives
+        state = MexState(options, [lives] * players, [0] * players, [], self._round(players, 1, starter, []))
+        start = Event("start", {"players": players, "starter": starter, "lives": lives})
+        return state, [start, *self._round_events(state)]
+
+    @staticmethod
+    def _round(players: int, number: int, starter: int, out: list[int]) -> MexRound:
+        order = [seat for k in range(players) if (seat := (starter + k) % players) not in out]
+        return MexRound(number, starter, order, [[] for _ in range(players)], [None] * players)
+
+    def _round_events(self, s: MexState) -> list[Event]:
+        r = s.round
+        data = {"round": r.number, "starter": r.starter, "order": list(r.order), "lives": list(s.lives)}
+        return [Event("round_start", data), *self._turn(s)]
+
+    # --- whose turn, what is legal --------------------------------------------------------------
+
+    def to_act(self, state: MexState) -> tuple[int, ...]:
+        return () if state.winner is not None else (self._actor(state),)
+
+    @staticmethod
+    def _actor(s: MexState) -> int:
+        r = s.round
+        tb = r.tiebreak
+        if tb is None:
+            return r.order[r.pos]
+        if tb.mode is None:
+            return tb.chooser
+        return tb.players[tb.values.index(None)]
+
+    def _limit(self, s: MexState) -> int:
+        """MX-3 / MX-3a: the limit-setter may throw up to max_throws; the rest up to the limit."""
+        r = s.round
+        return s.options.max_throws if r.throw_limit is None else r.throw_limit
+
+    def legal_actions(self, state: MexState, player: int) -> list[Action]:
+        if state.winner is not None or player != self._actor(state):
+            return []
+        return [a for a in CANDIDATES if self._refusal(state, player, a) is None]
+
+    def _refusal(self, s: MexState, player: int, action: Action) -> IllegalMove | None:
+        """Why ``action`` is illegal for the player to act, or None. One place for legality and codes."""
+        r = s.round
+        o = s.options
+        tb = r.tiebreak
+        if action.name == "choose":
+            if tb is None or tb.mode is not None:
+                return IllegalMove("not_choosing", "There is no counting mode to choose now.")
+            if action.args not in ((m,) for m in MODES):
+                return IllegalMove("bad_mode", "Choose pips or mex.", choice=":".join(map(str, action.args)))
+            return None
+        if action not in CANDIDATES and action.name != "hold":
+            return IllegalMove("illegal_action", f"{action} is not a Mex move.", action=str(action))
+        if tb is not None:
+            if tb.mode is None:
+                return IllegalMove("must_choose_mode", "The extra round's counting (pips or mex) must be chosen first.")
+            if action != THROW:  # MX-T3
+                return IllegalMove("extra_round_throw_only", "In an extra round everyone throws exactly once.")
+            return None
+        throws = r.throws[player]
+        if action == THROW:
+            limit = self._limit(s)
+            if len(throws) >= limit:
+                return IllegalMove("throw_limit_reached", f"You may throw at most {limit} times.", limit=limit)
+            return None
+        if action == END_ROUND and not o.allow_end_round_early:
+            return IllegalMove("end_round_disabled", "Ending the round early is switched off.")
+        if action.name == "hold" and not o.hold_one_or_two:
+            return IllegalMove("hold_disabled", "Keeping a die is switched off.")
+        if not throws:  # MX-2
+            return IllegalMove("must_throw_first", "Throw at least once first.")
+        if r.must_throw:
+            return IllegalMove("must_throw_after_hold", "You kept a die: throw the other one.")
+        if action == END_ROUND:  # MX-5
+            if r.mex_count:
+                return IllegalMove("mex_thrown", "A Mex was thrown this round: it cannot end early.")
+            if r.pos == len(r.order) - 1:
+                return IllegalMove("nobody_left_to_throw", "Everyone else has thrown already.")
+        if action.name == "hold":
+            if r.held is not None:
+                return IllegalMove("hold_used", "You may keep a die only once per turn.")
+            if len(throws) >= self._limit(s):
+                return IllegalMove("hold_no_throws_left", "You have no throw left to use a kept die on.")
+            if action.args not in ((f,) for f in HOLDABLE) or action.args[0] not in throws[-1]:
+                return IllegalMove("hold_no_such_die", "Keep a 1 or a 2 from your last throw.")
+        return None
+
+    # --- moves ---------------------------------------------------------------------------------
+
+    def apply(self, state: MexState, player: int, action: Action, dice: DiceSource) -> tuple[MexState, list[Event]]:
+        self.check_turn(state, player)
+        refusal = self._refusal(state, player, action)
+        if refusal is not None:
+            raise refusal
+        s = copy.deepcopy(state)
+        if action.name == "choose":
+            return s, self._choose(s, str(action.args[0]))
+        if s.round.tiebreak is not None:
+            return s, self._extra_throw(s, dice)
+        if action == THROW:
+            return s, self._throw(s, dice)
+        if action == STAND:
+            return s, self._end_turn(s, "stand")
+        if action == END_ROUND:
+            return s, self._end_round(s)
+        return s, self._hold(s, int(action.args[0]))
+
+    def _throw(self, s: MexState, dice: DiceSource) -> list[Event]:
+        r = s.round
+        p = r.order[r.pos]
+        faces = [r.held, *dice.roll(1)] if r.held is not None else dice.roll(2)
+        value = mex_value(faces)
+        r.throws[p].append(faces)
+        r.must_throw = False
+        if value == MEX:
+            r.mex_count += 1  # MX-4
+        count, limit = len(r.throws[p]), self._limit(s)
+        data = {"player": p, "faces": faces, "value": value, "mex": value == MEX, "throw": count}
+        events = [Event("throw", {**data, "max_throws": limit, "held": r.held, "extra": 0, "mode": "mex"})]
+        if value == MEX and s.options.mex_ends_turn:  # MX-4
+            return events + self._end_turn(s, "mex")
+        if count >= limit and self._refusal(s, p, END_ROUND) is not None:  # MX-3 / MX-3a
+            return events + self._end_turn(s, "limit")
+        return events  # at the limit with end_round open, the player still picks stand or end_round (MX-5)
+
+    def _hold(self, s: MexState, face: int) -> list[Event]:
+        r = s.round
+        r.held = face
+        r.must_throw = True
+        return [Event("hold", {"player": r.order[r.pos], "face": face})]
+
+    def _end_turn(self, s: MexState, reason: str) -> list[Event]:
+        """The active player's last throw becomes final (MX-2b); the first to finish sets the limit."""
+        r = s.round
+        p = r.order[r.pos]
+        value = r.final[p] = mex_value(r.throws[p][-1])
+        events = [Event("stand", {"player": p, "value": value, "throws": len(r.throws[p]), "reason": reason})]
+        if r.throw_limit is None:
+            if s.options.mex_passes_lead and value == MEX and r.pos + 1 < len(r.order):
+                events.append(Event("lead_passed", {"player": p, "to": r.order[r.pos + 1]}))
+            else:
+                r.throw_limit = len(r.throws[p])  # MX-3
+                events.append(Event("limit_set", {"player": p, "limit": r.throw_limit}))
+        r.held = None
+        r.must_throw = False
+        r.pos += 1
+        if r.pos == len(r.order):  # MX-6
+            return events + self._resolve(s)
+        return events + self._turn(s)
+
+    def _end_round(self, s: MexState) -> list[Event]:
+        """MX-5: the ender's last throw is final; nobody after them throws; an equal lowest counts one less."""
+        r = s.round
+        p = r.order[r.pos]
+        value = mex_value(r.throws[p][-1])
+        earlier = [r.final[q] for q in r.order[: r.pos]]
+        counted = value - 1 if earlier and value == min(earlier) else value
+        r.final[p] = counted
+        r.ended_early_by = p
+        data = {"player": p, "value": value, "counted": counted, "skipped": r.order[r.pos + 1 :]}
+        return [Event("end_round", data), *self._resolve(s)]
+
+    def _choose(self, s: MexState, mode: str) -> list[Event]:
+        tb = s.round.tiebreak
+        assert tb is not None
+        tb.mode = mode
+        return [Event("choose", {"player": tb.chooser, "mode": mode}), *self._turn(s)]
+
+    def _extra_throw(self, s: MexState, dice: DiceSource) -> list[Event]:
+        """MX-T3: one throw each, counted as the chooser picked."""
+        tb = s.round.tiebreak
+        assert tb is not None
+        i = tb.values.index(None)
+        faces = dice.roll(2)
+        value = tb.values[i] = mex_value(faces) if tb.mode == "mex" else pips_value(faces)
+        data = {"player": tb.players[i], "faces": faces, "value": value, "mex": value == MEX, "throw": 1}
+        events = [Event("throw", {**data, "max_throws": 1, "held": None, "extra": tb.depth, "mode": tb.mode})]
+        if None in tb.values:
+            return events + self._turn(s)
+        return events + self._resolve_extra(s)
+
+    def _turn(self, s: MexState) -> list[Event]:
+        tb = s.round.tiebreak
+        if tb is None:
+            data = {"phase": "throw", "max_throws": self._limit(s)}
+        elif tb.mode is None:
+            data = {"phase": "choose", "max_throws": 0}
+        else:
+            data = {"phase": "extra", "max_throws": 1}
+        return [Event("turn", {"player": self._actor(s), **data})]
+
+    # --- resolution ----------------------------------------------------------------------------
+
+    def _resolve(self, s: MexState) -> list[Event]:
+        """MX-R1: a single lowest thrower loses; tied lowest players go to an extra round."""
+        r = s.round
+        played = {q: v for q in r.order if (v := r.final[q]) is not None}
+        low = min(played.values())
+        return self._lowest(s, [q for q, v in played.items() if v == low], low, 1)
+
+    def _resolve_extra(self, s: MexState) -> list[Event]:
+        """MX-T4: the lowest extra-round value loses; a tie goes to another extra round."""
+        tb = s.round.tiebreak
+        assert tb is not None
+        low = min(v for v in tb.values if v is not None)
+        return self._lowest(s, [p for p, v in zip(tb.players, tb.values, strict=True) if v == low], low, tb.depth + 1)
+
+    def _lowest(self, s: MexState, lowest: list[int], value: int, depth: int) -> list[Event]:
+        if len(lowest) == 1:
+            return self._finish(s, lowest[0])
+        fixed = {"always_mex": "mex", "always_pips": "pips"}.get(s.options.tiebreak_mode_choice)
+        # MX-T1 / MX-T2: throw order kept; the last of the tied players chooses.
+        tb = MexTiebreak(list(lowest), lowest[-1], fixed, [None] * len(lowest), depth)
+        s.round.tiebreak = tb
+        data = {"players": list(lowest), "chooser": tb.chooser, "mode": fixed, "depth": depth, "value": value}
+        return [Event("tiebreak", data), *self._turn(s)]
+
+    def _finish(self, s: MexState, loser: int) -> list[Event]:
+        """MX-R2 / MX-R3 / MX-P1 / MX-T6: the round's loser pays; points; elimination; next round."""
+        r = s.round
+        lost = penalty(s.options.mex_penalty, r.mex_count)
+        s.lives[loser] = max(0, s.lives[loser] - lost)
+        data = {"round": r.number, "loser": loser, "penalty": lost, "mex_count": r.mex_count}
+        events = [
+            Event("round_over", {**data, "values": list(r.final), "ended_early_by": r.ended_early_by}),
+            Event("life_lost", {"player": loser, "lost": lost, "lives": s.lives[loser]}),
+        ]
+        if s.options.points_enabled:
+            deltas = [0] * len(s.lives)
+            for q in r.order:
+                mexed = any(mex_value(faces) == MEX for faces in r.throws[q])
+                deltas[q] = LOSE_POINTS if q == loser else SURVIVE_POINTS + MEX_POINTS * mexed
+            events.append(self._score(s, deltas, "round"))
+        if s.lives[loser] == 0:
+            events.append(Event("eliminated", {"player": loser, "place": self._go_out(s, loser)}))
+        alive = self._alive(s)
+        if len(alive) == 1:
+            return events + self._game_over(s, alive[0])
+        # MX-1a: the loser starts, or the next alive player clockwise after them.
+        starter = next(q for k in range(len(s.lives)) if (q := (loser + k) % len(s.lives)) in alive)
+        s.round = self._round(len(s.lives), r.number + 1, starter, s.out)
+        return events + self._round_events(s)
+
+    def _score(self, s: MexState, deltas: list[int], reason: str) -> Event:
+        s.points = [p + d for p, d in zip(s.points, deltas, strict=True)]
+        return Event("points", {"deltas": deltas, "points": list(s.points), "reason": reason})
+
+    def _game_over(self, s: MexState, winner: int) -> list[Event]:
+        """MX-E1 / MX-P2: the last player left wins (+5 points)."""
+        s.winner = winner
+        events = []
+        if s.options.points_enabled:
+            deltas = [0] * len(s.lives)
+            deltas[winner] = LAST_POINTS
+            events.append(self._score(s, deltas, "last_standing"))
+        ranking = [list(place) for place in self._ranking(s)]
+        data = {"winner": winner, "ranking": ranking, "points": list(s.points), "lives": list(s.lives)}
+        return [*events, Event("game_over", data)]
+
+    @staticmethod
+    def _go_out(s: MexState, player: int) -> int:
+        """Record ``player`` as out; returns their final place (MX-E2)."""
+        s.out.append(player)
+        return len(s.lives) - len(s.out) + 1
+
+    @staticmethod
+    def _alive(s: MexState) -> list[int]:
+        return [p for p in range(len(s.lives)) if p not in s.out]
+
+    @staticmethod
+    def _ranking(s: MexState) -> tuple[tuple[int, ...], ...]:
+        """MX-E2: the winner, then the others in reverse order of going out."""
+        assert s.winner is not None
+        return ((s.winner,), *((p,) for p in reversed(s.out)))
+
+    def outcome(self, state: MexState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        scores = state.points if state.options.points_enabled else state.lives
+        return Outcome(self._ranking(state), tuple(scores))
+
+    # --- timeout, forfeit ----------------------------------------------------------------------
+
+    def timeout(self, state: MexState, player: int, dice: DiceSource) -> tuple[MexState, list[Event]]:
+        """Throw once if not thrown yet this turn, then stand. A chooser gets ``mex`` (MX-T2);
+        an extra-round thrower throws."""
+        self.check_turn(state, player)
+        s = copy.deepcopy(state)
+        events = [Event("timeout", {"player": player})]
+        tb = s.round.tiebreak
+        if tb is not None:
+            return s, events + (self._choose(s, "mex") if tb.mode is None else self._extra_throw(s, dice))
+        number = s.round.number
+        if not s.round.throws[player]:
+            events += self._throw(s, dice)
+        if s.winner is None and s.round.number == number and s.round.tiebreak is None and self._actor(s) == player:
+            events += self._end_turn(s, "timeout")
+        return s, events
+
+    def forfeit(self, state: MexState, player: int, dice: DiceSource) -> tuple[MexState, list[Event]]:
+        """The player leaves at once. The round goes on without them: their throws stop counting
+        (a Mex they threw still counts for the penalty) and they take no points for it."""
+        s = copy.deepcopy(state)
+        if state.winner is not None or not 0 <= player < len(s.lives) or player in s.out:
+            return s, []
+        actor = self._actor(state)
+        place = self._go_out(s, player)
+        events = [Event("forfeit", {"player": player, "lives": s.lives[player], "place": place})]
+        alive = self._alive(s)
+        if len(alive) == 1:
+            return s, events + self._game_over(s, alive[0])
+        r = s.round
+        i = r.order.index(player)
+        r.order.pop(i)
+        r.final[player] = None
+        tb = r.tiebreak
+        if tb is None:
+            if i < r.pos:
+                r.pos -= 1
+            elif i == r.pos:
+                r.held = None
+                r.must_throw = False
+            if r.pos == len(r.order):
+                return s, events + self._resolve(s)
+        elif player in tb.players:
+            j = tb.players.index(player)
+            tb.players.pop(j)
+            tb.values.pop(j)
+            if len(tb.players) == 1:  # the only one left of the tied lowest
+                return s, events + self._finish(s, tb.players[0])
+            if tb.chooser == player:
+                tb.chooser = tb.players[-1]
+            if None not in tb.values:
+                return s, events + self._resolve_extra(s)
+        if self._actor(s) != actor:
+            events += self._turn(s)
+        return s, events
+
+    # --- views, persistence --------------------------------------------------------------------
+
+    def view(self, state: MexState, player: int | None) -> JSON:
+        view = self.to_json(state)  # Mex throws are open: nothing is hidden.
+        view["you"] = player
+        view["to_act"] = list(self.to_act(state))
+        view["legal"] = [a.encode() for a in self.legal_actions(state, player)] if player is not None else []
+        return view
+
+    def scramble(self, state: MexState, player: int, dice: DiceSource) -> MexState:
+        return self.from_json(self.to_json(state))  # nothing hidden: a plain copy
+
+    def to_json(self, state: MexState) -> JSON:
+        # Written out rather than dataclasses.asdict, which is many times slower on the nested lists.
+        r = state.round
+        tb = r.tiebreak
+        tiebreak = None
+        if tb is not None:
+            tiebreak = {
+                "players": list(tb.players),
+                "chooser": tb.chooser,
+                "mode": tb.mode,
+                "values": list(tb.values),
+                "depth": tb.depth,
+            }
+        return {
+            "options": state.options.to_dict(),
+            "lives": list(state.lives),
+            "points": list(state.points),
+            "out": list(state.out),
+            "round": {
+                "number": r.number,
+                "starter": r.starter,
+                "order": list(r.order),
+                "throws": [[list(faces) for faces in seat] for seat in r.throws],
+                "final": list(r.final),
+                "pos": r.pos,
+                "throw_limit": r.throw_limit,
+                "mex_count": r.mex_count,
+                "ended_early_by": r.ended_early_by,
+                "held": r.held,
+                "must_throw": r.must_throw,
+                "tiebreak": tiebreak,
+            },
+            "winner": state.winner,
+        }
+
+    def from_json(self, data: JSON) -> MexState:
+        data = dict(data)
+        rnd = dict(data["round"])
+        if rnd["tiebreak"] is not None:
+            rnd["tiebreak"] = MexTiebreak(**rnd["tiebreak"])
+        data["round"] = MexRound(**rnd)
+        data["options"] = MexOptions.from_dict(data["options"])
+        return MexState(**data)
+
+
+ENGINE = Mex()

@@ -1,0 +1,466 @@
+"""Mia (rules/mia.md): two hidden dice, rising announcements, bluff and call.
+
+One round: the starter's dice are rolled (and shown to them), they announce any value, and the cup goes left.
+Each receiver challenges, believes (re-rolls, may peek, must announce higher) or, as a variant, passes blind.
+A Mia announcement ends the bidding (M-5). Someone loses life(s), the next round starts at once (M-7), and
+the game runs until one player is alive (M-8). The state only rests in the ``await_*`` phases or ``game_over``;
+the rules' ROUND_OVER is passed through inside ``apply``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+
+from bot.games.base import (
+    JSON,
+    Action,
+    Engine,
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    OptionsBase,
+    Outcome,
+    act,
+    check_choice,
+    check_range,
+)
+from bot.games.dice import DiceSource
+
+MIA = 21
+# M-1: every value a roll (or a claim) can have, in plain numeric order; (2, 1) gives 21 = Mia.
+VALUES: tuple[int, ...] = tuple(sorted(10 * hi + lo for hi in range(1, 7) for lo in range(1, hi + 1)))
+
+AWAIT_CLAIM = "await_claim"
+AWAIT_RESPONSE = "await_response"
+AWAIT_MIA_RESPONSE = "await_mia_response"
+GAME_OVER = "game_over"
+
+ROLL = act("roll")
+PEEK = act("peek")
+CHALLENGE = act("challenge")
+GIVE_UP = act("give_up")
+CHALLENGE_MIA = act("challenge_mia")
+
+# Which phase each action belongs to (for the "wrong_phase" message).
+PHASE_OF = {
+    "claim": AWAIT_CLAIM,
+    "peek": AWAIT_CLAIM,
+    "roll": AWAIT_RESPONSE,
+    "challenge": AWAIT_RESPONSE,
+    "blind_pass": AWAIT_RESPONSE,
+    "give_up": AWAIT_MIA_RESPONSE,
+    "challenge_mia": AWAIT_MIA_RESPONSE,
+}
+
+
+def value_of(dice: list[int] | tuple[int, ...]) -> int:
+    """M-1: the higher die gives the tens; (1, 2) is written 21 (Mia)."""
+    a, b = dice
+    return 10 * max(a, b) + min(a, b)
+
+
+def rank(value: int, doubles_order: str = "ones_high") -> int:
+    """M-2 compact key: Mia 200, doubles 101..106, non-doubles their own value (31..65)."""
+    if value == MIA:
+        return 200
+    hi, lo = divmod(value, 10)
+    if hi == lo:
+        return 100 + (7 - hi if doubles_order == "ones_high" else hi)
+    return value
+
+
+def ranked_values(doubles_order: str = "ones_high") -> list[int]:
+    """All 21 values, lowest rank first."""
+    return sorted(VALUES, key=lambda v: rank(v, doubles_order))
+
+
+def values_above(claim: int | None, doubles_order: str = "ones_high", *, equal: bool = False) -> list[int]:
+    """The values that may follow ``claim`` (strictly higher, or also equal for a blind pass), lowest first."""
+    if claim is None:
+        return ranked_values(doubles_order)
+    floor = rank(claim, doubles_order)
+    return [v for v in ranked_values(doubles_order) if rank(v, doubles_order) > floor or (equal and v == claim)]
+
+
+def _normalised(value: int) -> int | None:
+    """The canonical spelling of a two-digit value written low die first (35 -> 53, 12 -> 21), if any."""
+    a, b = divmod(value, 10)
+    if 1 <= a <= 6 and 1 <= b <= 6 and value_of((a, b)) != value:
+        return value_of((a, b))
+    return None
+
+
+@dataclass(frozen=True)
+class MiaOptions(OptionsBase):
+    doubles_order: str = "ones_high"
+    lives: int = 6
+    mia_check_penalty: int = 2
+    mia_mode: str = "challengeable"
+    blind_pass: str = "off"
+    next_round_starter: str = "left_of_loser"
+    stop_at_first_elimination: bool = False
+
+    def validate(self) -> None:
+        check_choice("doubles_order", self.doubles_order, ("ones_high", "sixes_high"))
+        check_range("lives", self.lives, 1, 10)
+        check_range("mia_check_penalty", self.mia_check_penalty, 1, 3)
+        check_choice("mia_mode", self.mia_mode, ("challengeable", "auto_reveal"))
+        check_choice("blind_pass", self.blind_pass, ("off", "first_receiver", "any"))
+        check_choice("next_round_starter", self.next_round_starter, ("left_of_loser", "loser", "challenger"))
+        stop = self.stop_at_first_elimination
+        if not isinstance(stop, bool):
+            raise InvalidOptions("stop_at_first_elimination", f"expected true or false, got {stop!r}")
+
+
+@dataclass
+class MiaState:
+    options: MiaOptions
+    lives: list[int]
+    alive: list[bool]
+    round_starter: int
+    holder: int  # the seat that must act now
+    phase: str = AWAIT_CLAIM
+    cup_dice: list[int] | None = None  # hidden until a reveal
+    roller: int | None = None  # who rolled the dice under the cup (a blind pass keeps the roller)
+    looked: bool = False  # whether the roller has seen them (the starter always has)
+    claim: int | None = None
+    claimant: int | None = None
+    claims: int = 0  # announcements this round; 1 means the holder is the first receiver
+    blind_streak: int = 0  # consecutive equal-value blind passes (loop guard)
+    round: int = 0
+    out: list[list[int]] = field(default_factory=list)  # eliminated seats, in groups, in order
+    loser: int | None = None  # the first eliminated seat (the seed's "loser")
+    winner: int | None = None
+
+
+Losses = list[tuple[int, int, str]]  # (seat, penalty, reason)
+
+
+class Mia(Engine[MiaState, MiaOptions]):
+    name = "mia"
+    Options = MiaOptions
+    min_players = 2  # M-9 / D-M8
+    max_players = 10
+
+    # ----- setup and queries -------------------------------------------------------------------
+
+    def new_game(self, players: int, options: MiaOptions, dice: DiceSource) -> tuple[MiaState, list[Event]]:
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalMove("player_count", f"Mia takes {self.min_players}-{self.max_players} players.",
+                              min=self.min_players, max=self.max_players)
+        starter = dice.sample(range(players), 1)[0]
+        s = MiaState(options, [options.lives] * players, [True] * players, starter, starter)
+        events = [Event("start", {"players": players, "starter": starter, "lives": options.lives})]
+        return s, events + self._start_round(s, starter, dice)
+
+    def to_act(self, state: MiaState) -> tuple[int, ...]:
+        return () if state.phase == GAME_OVER else (state.holder,)
+
+    def legal_actions(self, state: MiaState, player: int) -> list[Action]:
+        if state.phase == GAME_OVER or player != state.holder:
+            return []
+        order = state.options.doubles_order
+        if state.phase == AWAIT_CLAIM:
+            peek = [] if state.looked else [PEEK]
+            return peek + [act("claim", v) for v in values_above(state.claim, order)]
+        if state.phase == AWAIT_MIA_RESPONSE:
+            return [GIVE_UP, CHALLENGE_MIA]
+        blind = [act("blind_pass", v) for v in self._blind_values(state)]
+        return [CHALLENGE, ROLL, *blind]
+
+    def _blind_values(self, s: MiaState) -> list[int]:
+        """Legal blind-pass announcements (D-M3): none if the variant is off or the holder may not use it."""
+        mode = s.options.blind_pass
+        if mode == "off" or s.phase != AWAIT_RESPONSE or (mode == "first_receiver" and s.claims != 1):
+            return []
+        values = values_above(s.claim, s.options.doubles_order, equal=True)
+        if self._loop_guarded(s):
+            values.remove(s.claim)
+        return values
+
+    def _loop_guarded(self, s: MiaState) -> bool:
+        return s.blind_streak >= sum(s.alive) - 1
+
+    # ----- moves -------------------------------------------------------------------------------
+
+    def apply(self, state: MiaState, player: int, action: Action, dice: DiceSource) -> tuple[MiaState, list[Event]]:
+        self.check_turn(state, player)
+        self._check(state, action)
+        s = copy.deepcopy(state)
+        name = action.name
+        if name == "claim":
+            return s, self._claim(s, player, int(action.args[0]), dice, blind=False)
+        if name == "blind_pass":
+            return s, self._claim(s, player, int(action.args[0]), dice, blind=True)
+        if name == "peek":
+            s.looked = True
+            return s, [Event("peek", {"player": player}), self._dice_event(s, player)]
+        if name == "roll":  # M-4 believe: fresh dice, hidden until a peek (D-M2)
+            s.cup_dice = dice.roll(2, 6)
+            s.roller, s.looked, s.phase, s.blind_streak = player, False, AWAIT_CLAIM, 0
+            return s, [Event("roll", {"player": player})]
+        if name == "give_up":  # M-5: concede, the dice stay hidden
+            events = [Event("give_up", {"player": player, "claimant": s.claimant})]
+            return s, events + self._resolve(s, [(player, 1, "gave_up")], dice, challenger=player)
+        # challenge / challenge_mia: reveal (M-6 / M-5)
+        assert s.claim is not None and s.claimant is not None and s.cup_dice is not None
+        claim, claimant = s.claim, s.claimant
+        events = [Event(name, {"player": player, "claimant": claimant, "claim": claim}), self._reveal_event(s)]
+        actual = value_of(s.cup_dice)
+        if name == "challenge_mia":
+            loss = (player, s.options.mia_check_penalty, "real_mia") if actual == MIA else (claimant, 1, "mia_bluff")
+        elif self._rank(s, actual) < self._rank(s, claim):
+            loss = (claimant, 1, "caught_bluffing")
+        else:
+            loss = (player, 1, "wrong_challenge")  # D-M6: ties and understatements are truthful
+        return s, events + self._resolve(s, [loss], dice, challenger=player)
+
+    def _check(self, s: MiaState, action: Action) -> None:
+        """Raise the most specific IllegalMove for ``action``; the state is never touched."""
+        name, args = action.name, action.args
+        if name not in PHASE_OF:
+            raise IllegalMove("illegal_action", f"{action} is not a Mia move.", action=str(action))
+        if name in ("claim", "blind_pass"):
+            if len(args) != 1 or not isinstance(args[0], int):
+                raise IllegalMove("illegal_action", f"{name} needs one value, e.g. {name}:53.", action=str(action))
+            value = args[0]
+            if value not in VALUES:
+                hint = _normalised(value)
+                extra = f" Did you mean {hint}?" if hint else ""
+                raise IllegalMove("bad_value", f"{value} is not a Mia value.{extra}", value=value, did_you_mean=hint)
+        elif args:
+            raise IllegalMove("illegal_action", f"{name} takes no value.", action=str(action))
+        if name == "blind_pass":
+            if s.options.blind_pass == "off":
+                raise IllegalMove("blind_pass_not_allowed", "Blind passes are not enabled at this table.",
+                                  reason="off")
+            if s.phase == AWAIT_MIA_RESPONSE:
+                raise IllegalMove("blind_pass_not_allowed", "You cannot pass a Mia on.", reason="mia")
+        if s.phase != PHASE_OF[name]:
+            expected = sorted({a.name for a in self.legal_actions(s, s.holder)})
+            raise IllegalMove("wrong_phase", f"You cannot {name} now; you may: {', '.join(expected)}.",
+                              phase=s.phase, action=name, expected=expected)
+        if name == "peek" and s.looked:
+            raise IllegalMove("already_looked", "You have already seen these dice.")
+        if name == "claim":
+            self._check_raise(s, args[0], values_above(s.claim, s.options.doubles_order))
+        if name == "blind_pass":
+            if s.options.blind_pass == "first_receiver" and s.claims != 1:
+                raise IllegalMove("blind_pass_not_allowed", "Only the first receiver of a round may pass blind.",
+                                  reason="first_receiver")
+            if args[0] == s.claim and self._loop_guarded(s):
+                raise IllegalMove("loop_guard", f"{s.claim} has gone round blind; challenge, roll or pass higher.",
+                                  claim=s.claim, streak=s.blind_streak)
+            self._check_raise(s, args[0], self._blind_values(s))
+        if action not in self.legal_actions(s, s.holder):  # belt and braces: legal_actions is the authority
+            raise IllegalMove("illegal_action", f"{action} is not a legal move now.", action=str(action))
+
+    @staticmethod
+    def _check_raise(s: MiaState, value: int, allowed: list[int]) -> None:
+        if value not in allowed:
+            lowest = allowed[0] if allowed else None
+            raise IllegalMove("claim_not_higher", f"{value} does not beat {s.claim}: announce at least {lowest}.",
+                              claim=s.claim, min=lowest, value=value)
+
+    def _claim(self, s: MiaState, player: int, value: int, dice: DiceSource, *, blind: bool) -> list[Event]:
+        """An announcement (M-3/M-4) or a blind pass (D-M3); either way ``player`` becomes responsible."""
+        if blind:
+            s.blind_streak = s.blind_streak + 1 if value == s.claim else 0
+        else:
+            s.blind_streak = 0
+        s.claim, s.claimant = value, player
+        s.claims += 1
+        events = [Event("blind_pass" if blind else "claim", {"player": player, "value": value})]
+        if value == MIA and s.options.mia_mode == "auto_reveal":
+            # Mäxchen server: revealed at once; real -> everyone else loses 1, else the announcer loses 1.
+            assert s.cup_dice is not None
+            events.append(self._reveal_event(s))
+            if value_of(s.cup_dice) == MIA:
+                losses = [(p, 1, "auto_mia") for p in self._seats_after(s, player) if p != player]
+            else:
+                losses = [(player, 1, "mia_bluff")]
+            return events + self._resolve(s, losses, dice, challenger=None)
+        s.holder = self._next_alive(s, player)
+        s.phase = AWAIT_MIA_RESPONSE if value == MIA else AWAIT_RESPONSE
+        return events
+
+    # ----- round end ---------------------------------------------------------------------------
+
+    def _resolve(self, s: MiaState, losses: Losses, dice: DiceSource, challenger: int | None) -> list[Event]:
+        """Apply life losses (M-8: floored at 0), eliminations, then the game end or the next round (M-7)."""
+        events: list[Event] = []
+        for p, penalty, reason in losses:
+            lost = min(penalty, s.lives[p])
+            s.lives[p] -= lost
+            events.append(Event("life_lost", {"player": p, "lost": lost, "penalty": penalty,
+                                              "lives": s.lives[p], "reason": reason}))
+        fallen = [p for p, _, _ in losses if s.alive[p] and s.lives[p] == 0]
+        events += self._eliminate(s, fallen)
+        if self._finished(s, fallen):
+            return events + self._game_over(s)
+        announcer = s.claimant if s.claimant is not None else s.holder
+        starter = self._next_starter(s, [p for p, _, _ in losses], challenger, announcer)
+        return events + self._start_round(s, starter, dice)
+
+    def _eliminate(self, s: MiaState, fallen: list[int], reason: str = "lives") -> list[Event]:
+        events = []
+        for p in fallen:
+            s.alive[p] = False
+            first = s.loser is None
+            if first:
+                s.loser = p  # simultaneous eliminations: the first seat left of the announcer
+            events.append(Event("eliminated", {"player": p, "first": first, "reason": reason}))
+        if fallen:
+            s.out.append(sorted(fallen))
+        return events
+
+    def _finished(self, s: MiaState, fallen: list[int]) -> bool:
+        return sum(s.alive) <= 1 or (bool(fallen) and s.options.stop_at_first_elimination)
+
+    def _next_starter(self, s: MiaState, losers: list[int], challenger: int | None, announcer: int) -> int:
+        """M-7: left of the (single) loser, or the loser / challenger by option; several losers: left of announcer."""
+        if len(losers) != 1:
+            return self._next_alive(s, announcer)
+        mode = s.options.next_round_starter
+        if mode == "loser":
+            return self._alive_from(s, losers[0])
+        if mode == "challenger" and challenger is not None:
+            return self._alive_from(s, challenger)
+        return self._next_alive(s, losers[0])  # also "challenger" after a timeout or auto-reveal
+
+    def _start_round(self, s: MiaState, starter: int, dice: DiceSource) -> list[Event]:
+        """M-3: the bot rolls for the starter and shows them privately."""
+        s.round += 1
+        s.round_starter = s.holder = s.roller = starter
+        s.phase, s.looked = AWAIT_CLAIM, True
+        s.claim = s.claimant = None
+        s.claims = s.blind_streak = 0
+        s.cup_dice = dice.roll(2, 6)
+        return [Event("round_start", {"round": s.round, "starter": starter, "lives": list(s.lives)}),
+                self._dice_event(s, starter)]
+
+    def _game_over(self, s: MiaState) -> list[Event]:
+        s.phase = GAME_OVER
+        s.cup_dice = s.claim = s.claimant = s.roller = None
+        s.looked = False
+        s.claims = s.blind_streak = 0
+        ranking = self._ranking(s)
+        s.winner = ranking[0][0]
+        return [Event("game_over", {"winner": s.winner, "loser": s.loser, "ranking": [list(t) for t in ranking],
+                                    "lives": list(s.lives)})]
+
+    def _ranking(self, s: MiaState) -> tuple[tuple[int, ...], ...]:
+        """Survivors by lives (ties: seat order after the loser, M-8), then the eliminated, last out first."""
+        n = len(s.lives)
+        ref = s.loser if s.loser is not None else 0
+        survivors = sorted((p for p in range(n) if s.alive[p]), key=lambda p: (-s.lives[p], (p - ref) % n))
+        return tuple((p,) for p in survivors) + tuple(tuple(group) for group in reversed(s.out))
+
+    # ----- seats and dice helpers ----------------------------------------------------------------
+
+    @staticmethod
+    def _seats_after(s: MiaState, p: int) -> list[int]:
+        """Alive seats clockwise starting left of ``p`` (``p`` last, if alive)."""
+        n = len(s.alive)
+        return [q for q in ((p + i) % n for i in range(1, n + 1)) if s.alive[q]]
+
+    def _next_alive(self, s: MiaState, p: int) -> int:
+        seats = self._seats_after(s, p)
+        return seats[0] if seats else p
+
+    def _alive_from(self, s: MiaState, p: int) -> int:
+        return p if s.alive[p] else self._next_alive(s, p)
+
+    @staticmethod
+    def _rank(s: MiaState, value: int) -> int:
+        return rank(value, s.options.doubles_order)
+
+    @staticmethod
+    def _dice_event(s: MiaState, player: int) -> Event:
+        assert s.cup_dice is not None
+        return Event("dice", {"player": player, "dice": list(s.cup_dice), "value": value_of(s.cup_dice)}, to=player)
+
+    @staticmethod
+    def _reveal_event(s: MiaState) -> Event:
+        assert s.cup_dice is not None and s.claim is not None
+        actual = value_of(s.cup_dice)
+        truthful = rank(actual, s.options.doubles_order) >= rank(s.claim, s.options.doubles_order)
+        return Event("reveal", {"dice": list(s.cup_dice), "value": actual, "claim": s.claim, "claimant": s.claimant,
+                                "truthful": truthful})
+
+    @staticmethod
+    def _sees_dice(s: MiaState, player: int | None) -> bool:
+        return player is not None and player == s.roller and s.looked and s.cup_dice is not None
+
+    # ----- the rest of the contract ----------------------------------------------------------------
+
+    def view(self, state: MiaState, player: int | None) -> JSON:
+        s = state
+        return {
+            "game": self.name,
+            "you": player,
+            "options": s.options.to_dict(),
+            "phase": s.phase,
+            "round": s.round,
+            "round_starter": s.round_starter,
+            "holder": None if s.phase == GAME_OVER else s.holder,
+            "claim": s.claim,
+            "claimant": s.claimant,
+            "roller": s.roller,
+            "looked": s.looked,
+            "blind_streak": s.blind_streak,
+            "lives": list(s.lives),
+            "alive": list(s.alive),
+            "loser": s.loser,
+            "winner": s.winner,
+            "dice": list(s.cup_dice) if s.cup_dice is not None and self._sees_dice(s, player) else None,
+            "legal": [a.encode() for a in self.legal_actions(s, player)] if player is not None else [],
+        }
+
+    def outcome(self, state: MiaState) -> Outcome | None:
+        if state.phase != GAME_OVER:
+            return None
+        return Outcome(self._ranking(state), tuple(state.lives))
+
+    def timeout(self, state: MiaState, player: int, dice: DiceSource) -> tuple[MiaState, list[Event]]:
+        """D-M9: whoever is to act concedes 1 life without a reveal; the next round starts per M-7."""
+        self.check_turn(state, player)
+        s = copy.deepcopy(state)
+        events = [Event("timeout", {"player": player, "phase": s.phase})]
+        return s, events + self._resolve(s, [(player, 1, "timeout")], dice, challenger=None)
+
+    def forfeit(self, state: MiaState, player: int, dice: DiceSource) -> tuple[MiaState, list[Event]]:
+        """Leaving eliminates at once. A round the leaver is part of (to act, or responsible) is void."""
+        s = copy.deepcopy(state)
+        if s.phase == GAME_OVER or not s.alive[player]:
+            return s, []
+        lost, s.lives[player] = s.lives[player], 0
+        events = [Event("forfeit", {"player": player, "lost": lost})]
+        events += self._eliminate(s, [player], reason="forfeit")
+        if self._finished(s, [player]):
+            return s, events + self._game_over(s)
+        if player in (s.holder, s.claimant):
+            events.append(Event("round_void", {"round": s.round, "player": player}))
+            return s, events + self._start_round(s, self._next_alive(s, player), dice)
+        return s, events
+
+    def scramble(self, state: MiaState, player: int, dice: DiceSource) -> MiaState:
+        s = copy.deepcopy(state)
+        if s.cup_dice is not None and not self._sees_dice(s, player):
+            s.cup_dice = dice.roll(2, 6)
+        return s
+
+    def to_json(self, state: MiaState) -> JSON:
+        data = {f.name: copy.deepcopy(getattr(state, f.name)) for f in dataclasses.fields(state)}
+        data["options"] = state.options.to_dict()
+        return data
+
+    def from_json(self, data: JSON) -> MiaState:
+        data = dict(data)
+        data["options"] = MiaOptions.from_dict(data["options"])
+        return MiaState(**data)
+
+
+ENGINE = Mia()

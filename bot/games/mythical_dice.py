@@ -1,0 +1,707 @@
+"""Mythical Dice / Mino Dice, the Skull King dice game (rules/mythical-dice.md).
+
+Die ids: every die in the bag has a stable id, its index in the bag (table A.1 order:
+minotaur, griffins, mermaids, red, yellow, purple, gray). Actions: ``bid:<n>`` and
+``play:<die id>``.
+
+Decisions not fixed by the rules text (also in the rules help):
+
+* ``first_start_player=host`` means seat 0 starts.
+* Timeout: bid 0 while bidding, else play the first legal die (lowest id).
+* Forfeit: the player leaves at once and for good. Their hidden dice go back to the
+  bag unseen; a pending (unrevealed) bid is discarded unseen; a die they already rolled
+  in the unfinished trick is withdrawn from it (the suit is recomputed from the rolls
+  that remain), so that trick is won by a remaining player. Tricks they won earlier in the
+  hand stay theirs, so each hand still awards exactly ``h`` tricks (minus tricks discarded
+  under ``all_flags=nobody``); the leaver is not scored for the hand and keeps the total
+  they had. Play goes on while two or more players remain (the number of hands stays the
+  one fixed at the start); with one left the game ends at once (the unfinished hand is not
+  scored) and that player wins. Leavers rank below everyone who stayed, later leavers
+  above earlier ones.
+* A two-player game (``allow_two_players``) plays 8 hands unless ``hands_by_players`` says
+  otherwise.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from bot.games.base import (
+    JSON,
+    Action,
+    Engine,
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    OptionsBase,
+    Outcome,
+    act,
+    check_choice,
+)
+from bot.games.dice import DiceSource
+
+# --- the dice (table A.1) ---------------------------------------------------------------
+
+SPECIALS = ("minotaur", "griffin", "mermaid")
+COLOURS = ("red", "yellow", "purple", "gray")
+DIE_TYPES = SPECIALS + COLOURS
+FLAG = "flag"
+
+#: the six faces of each die type, indexed by ``roll - 1``; numbers are strings "1".."7".
+FACES: dict[str, tuple[str, ...]] = {
+    "minotaur": ("minotaur",) * 4 + (FLAG,) * 2,
+    "griffin": ("griffin",) * 4 + (FLAG,) * 2,
+    "mermaid": ("mermaid",) * 4 + (FLAG,) * 2,
+    "red": ("7", "7", "6", "6", "5", "5"),
+    "yellow": ("5", "5", "4", "4", "3", "3"),
+    "purple": ("3", "3", "2", "2", "1", "1"),
+    "gray": (FLAG, FLAG, FLAG, "1", "1", "7"),
+}
+STANDARD_COUNTS = (1, 3, 2, 7, 7, 8, 8)
+DEFAULT_HANDS = {2: 8, 3: 8, 4: 8, 5: 7, 6: 6}  # 2 is unofficial (allow_two_players)
+BEATS = {"minotaur": "griffin", "griffin": "mermaid", "mermaid": "minotaur"}  # MD-R1 cycle
+
+
+def face_value(face: str) -> int | None:
+    """0 for a flag, the number for a number face, None for a special face."""
+    if face == FLAG:
+        return 0
+    return int(face) if face.isdigit() else None
+
+
+def parse_counts(dice_set: str) -> tuple[int, ...]:
+    if dice_set == "standard":
+        return STANDARD_COUNTS
+    return tuple(int(x) for x in dice_set.split(","))
+
+
+@lru_cache(maxsize=32)
+def bag_types(dice_set: str = "standard") -> tuple[str, ...]:
+    """The die type of every die id in the bag."""
+    out: list[str] = []
+    for kind, count in zip(DIE_TYPES, parse_counts(dice_set), strict=True):
+        out += [kind] * count
+    return tuple(out)
+
+
+def parse_hands(text: str) -> dict[int, int]:
+    hands = dict(DEFAULT_HANDS)
+    for part in text.replace(" ", "").split(","):
+        if part:
+            k, v = part.split(":")
+            hands[int(k)] = int(v)
+    return hands
+
+
+# --- options ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MythicOptions(OptionsBase):
+    """Every option of the rules' table (§8) plus the tie-break of MD-E2. Defaults in bold there.
+
+    ``hands_by_players`` is text ``"3:8,4:8,5:7,6:6"`` (a dict is accepted and normalised);
+    missing counts keep their default. ``dice_set`` is ``standard`` (table A.1) or seven
+    comma-separated counts in the order minotaur,griffin,mermaid,red,yellow,purple,gray
+    (faces always as in A.1).
+    """
+
+    allow_two_players: bool = False
+    hands_by_players: str = "3:8,4:8,5:7,6:6"
+    dice_set: str = "standard"
+    first_start_player: str = "random"
+    hand_leader: str = "rotate"
+    special_lead_sets_no_suit: bool = False
+    three_way: str = "mermaid_wins"
+    same_special_tie: str = "later"
+    all_flags: str = "first_roller"
+    griffin_bonus: str = "per_griffin"
+    bonus_flag_scope: str = "trick"
+    bonuses_enabled: bool = True
+    tie_break: str = "share"
+
+    def __post_init__(self) -> None:
+        hands = self.hands_by_players
+        if isinstance(hands, dict):
+            hands = ",".join(f"{int(k)}:{int(v)}" for k, v in sorted(hands.items(), key=lambda kv: int(kv[0])))
+        if isinstance(hands, str):
+            hands = hands.replace(" ", "")
+        object.__setattr__(self, "hands_by_players", hands)
+        dice_set = self.dice_set
+        if isinstance(dice_set, list | tuple):
+            dice_set = ",".join(map(str, dice_set))
+        if isinstance(dice_set, str):
+            dice_set = dice_set.replace(" ", "").lower()
+            if dice_set and dice_set != "standard" and dice_set == ",".join(map(str, STANDARD_COUNTS)):
+                dice_set = "standard"
+        object.__setattr__(self, "dice_set", dice_set)
+        self.validate()
+
+    def validate(self) -> None:
+        for name in ("allow_two_players", "special_lead_sets_no_suit", "bonuses_enabled"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidOptions(name, f"expected true or false, got {getattr(self, name)!r}")
+        check_choice("first_start_player", self.first_start_player, ("random", "host"))
+        check_choice("hand_leader", self.hand_leader, ("rotate", "last_trick_winner"))
+        check_choice("three_way", self.three_way, ("mermaid_wins", "sequential"))
+        check_choice("same_special_tie", self.same_special_tie, ("later", "earlier"))
+        check_choice("all_flags", self.all_flags, ("first_roller", "nobody"))
+        check_choice("griffin_bonus", self.griffin_bonus, ("per_griffin", "per_trick"))
+        check_choice("bonus_flag_scope", self.bonus_flag_scope, ("trick", "hand", "face_only"))
+        check_choice("tie_break", self.tie_break, ("share", "exact_bids"))
+        if not isinstance(self.dice_set, str):
+            raise InvalidOptions("dice_set", f"expected 'standard' or seven counts, got {self.dice_set!r}")
+        try:
+            counts = parse_counts(self.dice_set)
+        except ValueError:
+            raise InvalidOptions("dice_set", f"expected 'standard' or seven counts, got {self.dice_set!r}") from None
+        if len(counts) != 7 or any(not 0 <= c <= 12 for c in counts):
+            raise InvalidOptions(
+                "dice_set", "expected seven counts from 0 to 12 (minotaur,griffin,mermaid,red,yellow,purple,gray)"
+            )
+        if not isinstance(self.hands_by_players, str):
+            raise InvalidOptions(
+                "hands_by_players", f"expected text like 3:8,4:8,5:7,6:6, got {self.hands_by_players!r}"
+            )
+        try:
+            hands = parse_hands(self.hands_by_players)
+        except ValueError:
+            raise InvalidOptions(
+                "hands_by_players", f"expected text like 3:8,4:8,5:7,6:6, got {self.hands_by_players!r}"
+            ) from None
+        bag = sum(counts)
+        for players, count in hands.items():
+            if players not in DEFAULT_HANDS:
+                raise InvalidOptions("hands_by_players", f"player counts go from 2 to 6; got {players}")
+            if not 1 <= count <= 12:
+                raise InvalidOptions("hands_by_players", f"hands must be from 1 to 12; got {count} for {players}")
+        for players in range(self.min_players, 7):
+            if hands[players] * players > bag:
+                name = "hands_by_players" if self.hands_by_players != "3:8,4:8,5:7,6:6" else "dice_set"
+                raise InvalidOptions(
+                    name, f"{players} players x {hands[players]} dice in the last hand exceed the bag of {bag} dice"
+                )
+
+    def to_dict(self) -> JSON:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # all values are plain
+
+    @property
+    def min_players(self) -> int:
+        return 2 if self.allow_two_players else 3
+
+    def hands_for(self, players: int) -> int:
+        return parse_hands(self.hands_by_players)[players]
+
+
+# --- state --------------------------------------------------------------------------------
+
+
+@dataclass
+class MythicState:
+    options: MythicOptions
+    players: int
+    hands_total: int
+    start_player: int
+    scores: list[int]
+    active: list[bool]
+    hand_no: int = 1
+    phase: str = "bidding"  # bidding | playing | over
+    hands: list[list[int]] = field(default_factory=list)  # hidden dice (die ids, sorted)
+    bids: list[int | None] = field(default_factory=list)
+    revealed: bool = False
+    tricks: list[int] = field(default_factory=list)
+    won: list[list[JSON]] = field(default_factory=list)  # per seat: {"rolls": [...], "win": index}
+    trick: list[JSON] = field(default_factory=list)  # rolls: {"player", "die", "type", "face"}
+    leader: int = 0
+    current: int | None = None
+    trick_no: int = 0  # tricks finished this hand (including discarded ones)
+    discarded: int = 0
+    last_trick: JSON | None = None
+    exact_bids: list[int] = field(default_factory=list)
+    forfeited: list[int] = field(default_factory=list)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MythicState:
+        # A true deep copy (options are frozen and shared); much faster than the generic one.
+        return MythicState(self.options, **{k: _clone(v) for k, v in _fields(self).items()})
+
+
+def _clone(value: Any) -> Any:
+    """Deep copy of plain JSON-like data (lists, dicts, scalars)."""
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    return value
+
+
+def _fields(state: MythicState) -> JSON:
+    return {f.name: getattr(state, f.name) for f in dataclasses.fields(state) if f.name != "options"}
+
+
+# --- pure rules -----------------------------------------------------------------------------
+
+
+def trick_suit(rolls: list[JSON], options: MythicOptions) -> str | None:
+    """MD-L1: the colour of the first number die rolled (die type, not face)."""
+    if not rolls:
+        return None
+    if options.special_lead_sets_no_suit and rolls[0]["type"] in SPECIALS:
+        return None
+    for r in rolls:
+        if r["type"] in COLOURS:
+            return r["type"]
+    return None
+
+
+def legal_dice(hand: list[int], rolls: list[JSON], options: MythicOptions) -> list[int]:
+    """MD-L2/L3: the die ids of ``hand`` that may be played to a trick with ``rolls``."""
+    types = bag_types(options.dice_set)
+    suit = trick_suit(rolls, options)
+    if suit is None or all(types[d] != suit for d in hand):
+        return list(hand)
+    return [d for d in hand if types[d] == suit or types[d] in SPECIALS]
+
+
+def trick_winner(rolls: list[JSON], options: MythicOptions) -> int | None:
+    """MD-R1..R3: the index (into ``rolls``) of the winning roll, or None (``all_flags=nobody``)."""
+    later = options.same_special_tie == "later"
+    specials = [(i, r["face"]) for i, r in enumerate(rolls) if r["face"] in SPECIALS]
+    if specials:
+        if options.three_way == "sequential":
+            best_i, best = specials[0]
+            for i, face in specials[1:]:
+                if (face == best and later) or BEATS[face] == best:
+                    best_i, best = i, face
+            return best_i
+        present = {face for _, face in specials}
+        if len(present) == 1:
+            kind = next(iter(present))
+        elif len(present) == 2:
+            a, b = sorted(present)
+            kind = a if BEATS[a] == b else b
+        else:
+            kind = "mermaid"
+        same = [i for i, face in specials if face == kind]
+        return same[-1] if later else same[0]
+    numbers = [(face_value(r["face"]) or 0, i) for i, r in enumerate(rolls)]
+    best_value = max((v for v, _ in numbers), default=0)
+    if best_value > 0:
+        return max(i for v, i in numbers if v == best_value)  # ties: the later roller
+    if options.all_flags == "nobody":
+        return None
+    return 0  # MD-R3: all flags, the first roller wins
+
+
+def trick_bonus(trick: JSON, options: MythicOptions) -> int:
+    """MD-P4 for one won trick, ignoring the hand-wide flag scope."""
+    faces = [r["face"] for r in trick["rolls"]]
+    if options.bonus_flag_scope == "trick" and FLAG in faces:
+        return 0
+    win = faces[trick["win"]]
+    if win == "mermaid" and "minotaur" in faces:
+        return 50
+    if win == "minotaur":
+        griffins = faces.count("griffin")
+        return 30 * griffins if options.griffin_bonus == "per_griffin" else 30 * min(griffins, 1)
+    return 0
+
+
+def hand_score(bid: int, won: list[JSON], hand_no: int, options: MythicOptions) -> tuple[int, int]:
+    """MD-P1..P4: ``(base, bonus)`` for a player who bid ``bid`` and won the tricks ``won``."""
+    taken = len(won)
+    if bid == 0:
+        return (10 * hand_no if taken == 0 else -10 * hand_no), 0
+    if taken != bid:
+        return -10 * abs(taken - bid), 0
+    bonus = 0
+    if options.bonuses_enabled and not (
+        options.bonus_flag_scope == "hand" and any(r["face"] == FLAG for t in won for r in t["rolls"])
+    ):
+        bonus = sum(trick_bonus(t, options) for t in won)
+    return 20 * bid, bonus
+
+
+# --- the engine -----------------------------------------------------------------------------
+
+
+class MythicalDice(Engine[MythicState, MythicOptions]):
+    name = "mythic"
+    Options = MythicOptions
+    min_players = 3
+    max_players = 6
+
+    def player_range(self, options: MythicOptions) -> tuple[int, int]:
+        return options.min_players, self.max_players
+
+    # -- setup --
+
+    def new_game(self, players: int, options: MythicOptions, dice: DiceSource) -> tuple[MythicState, list[Event]]:
+        lo, hi = self.player_range(options)
+        if not lo <= players <= hi:
+            raise IllegalMove("player_count", f"Mythical Dice takes {lo}-{hi} players.", lo=lo, hi=hi)
+        start = 0 if options.first_start_player == "host" else dice.sample(range(players), 1)[0]
+        state = MythicState(
+            options=options,
+            players=players,
+            hands_total=options.hands_for(players),
+            start_player=start,
+            scores=[0] * players,
+            active=[True] * players,
+            exact_bids=[0] * players,
+            leader=start,
+        )
+        events = [Event("start", {"players": players, "hands": state.hands_total, "start_player": start})]
+        return state, events + self.start_hand(state, dice)
+
+    def start_hand(self, s: MythicState, dice: DiceSource) -> list[Event]:
+        """Deal hand ``s.hand_no`` (MD-2) in place and open the bidding. Tests use it to jump to a hand."""
+        n, h = s.players, s.hand_no
+        seats = self._live(s)
+        bag = list(range(len(bag_types(s.options.dice_set))))
+        drawn = dice.sample(bag, h * len(seats))  # one draw without replacement, split in seat order
+        s.hands = [[] for _ in range(n)]
+        for k, seat in enumerate(seats):
+            s.hands[seat] = sorted(drawn[k * h : (k + 1) * h])
+        s.phase = "bidding"
+        s.bids = [None] * n
+        s.revealed = False
+        s.tricks = [0] * n
+        s.won = [[] for _ in range(n)]
+        s.trick = []
+        s.trick_no = 0
+        s.discarded = 0
+        s.current = None
+        s.last_trick = None
+        if s.options.hand_leader == "rotate" or h == 1:
+            s.leader = self._next_live(s, (s.start_player + h - 1) % n, include=True)
+        else:
+            s.leader = self._next_live(s, s.leader, include=True)  # the last trick's winner
+        types = bag_types(s.options.dice_set)
+        events = [Event("hand_started", {"hand": h, "hands": s.hands_total, "dice": h, "leader": s.leader})]
+        for seat in seats:
+            dealt = [{"id": d, "type": types[d]} for d in s.hands[seat]]
+            events.append(Event("deal", {"hand": h, "dice": dealt}, to=seat))
+        return events
+
+    # -- queries --
+
+    @staticmethod
+    def _live(s: MythicState) -> list[int]:
+        return [p for p in range(s.players) if s.active[p]]
+
+    @staticmethod
+    def _next_live(s: MythicState, seat: int, include: bool = False) -> int:
+        for k in range(0 if include else 1, s.players + 1):
+            p = (seat + k) % s.players
+            if s.active[p]:
+                return p
+        return seat
+
+    def to_act(self, state: MythicState) -> tuple[int, ...]:
+        if state.phase == "bidding":
+            return tuple(p for p in self._live(state) if state.bids[p] is None)
+        if state.phase == "playing" and state.current is not None:
+            return (state.current,)
+        return ()
+
+    def legal_actions(self, state: MythicState, player: int) -> list[Action]:
+        if player not in self.to_act(state):
+            return []
+        if state.phase == "bidding":
+            return [act("bid", b) for b in range(state.hand_no + 1)]
+        return [act("play", d) for d in legal_dice(state.hands[player], state.trick, state.options)]
+
+    # -- moves --
+
+    def apply(
+        self, state: MythicState, player: int, action: Action, dice: DiceSource
+    ) -> tuple[MythicState, list[Event]]:
+        if state.phase == "over":
+            raise IllegalMove("game_over", "The game is over.")
+        if action.name not in ("bid", "play"):
+            raise IllegalMove("illegal_action", f"{action} is not a Mythical Dice move.", action=str(action))
+        if not (isinstance(player, int) and 0 <= player < state.players and state.active[player]):
+            raise IllegalMove("not_your_turn", "You are not playing in this game.")
+        if len(action.args) != 1 or not isinstance(action.args[0], int):
+            raise IllegalMove("bad_action", f"{action.name} takes one whole number.", action=str(action))
+        if action.name == "bid":
+            bid = action.args[0]
+            if state.phase != "bidding":
+                raise IllegalMove("bidding_closed", "The bids for this hand are already in.")
+            if state.bids[player] is not None:
+                raise IllegalMove("already_bid", "You have already bid this hand.")
+            if not 0 <= bid <= state.hand_no:
+                raise IllegalMove(
+                    "bid_out_of_range", f"Bid from 0 to {state.hand_no}.", bid=bid, lo=0, hi=state.hand_no
+                )
+            s = copy.deepcopy(state)
+            return s, self._bid(s, player, bid)
+        die = action.args[0]
+        if state.phase == "bidding":
+            raise IllegalMove("still_bidding", "Wait until every bid is in.")
+        if player != state.current:
+            raise IllegalMove("not_your_turn", "It is not your turn.")
+        if die not in state.hands[player]:
+            raise IllegalMove("die_not_in_hand", f"Die {die} is not one of your hidden dice.", die=die)
+        if die not in legal_dice(state.hands[player], state.trick, state.options):
+            suit = trick_suit(state.trick, state.options)
+            raise IllegalMove("must_follow_colour", f"You must play {suit} or a special die.", colour=suit, die=die)
+        s = copy.deepcopy(state)
+        return s, self._play(s, player, die, dice)
+
+    def _bid(self, s: MythicState, player: int, bid: int) -> list[Event]:
+        s.bids[player] = bid
+        waiting = list(self.to_act(s))
+        events = [Event("bid_placed", {"player": player, "waiting": waiting})]
+        if not waiting:
+            events += self._reveal(s)
+        return events
+
+    def _reveal(self, s: MythicState) -> list[Event]:
+        s.revealed = True
+        s.phase = "playing"
+        s.current = s.leader
+        return [Event("bids_revealed", {"hand": s.hand_no, "bids": list(s.bids), "leader": s.leader})]
+
+    def _play(self, s: MythicState, player: int, die: int, dice: DiceSource) -> list[Event]:
+        kind = bag_types(s.options.dice_set)[die]
+        roll = dice.roll(1, 6)[0]  # MD-L4: rolled only now
+        face = FACES[kind][roll - 1]
+        s.hands[player].remove(die)
+        s.trick.append({"player": player, "die": die, "type": kind, "face": face})
+        data = {
+            "player": player,
+            "die": die,
+            "type": kind,
+            "roll": roll,
+            "face": face,
+            "value": face_value(face),
+            "suit": trick_suit(s.trick, s.options),
+            "trick": s.trick_no + 1,
+        }
+        return [Event("played", data)] + self._advance(s, dice)
+
+    def _advance(self, s: MythicState, dice: DiceSource) -> list[Event]:
+        """After a roll or a withdrawal: next roller, or resolve the trick (and maybe the hand)."""
+        rolled = {r["player"] for r in s.trick}
+        live = self._live(s)
+        if not s.trick:
+            s.current = s.leader
+            return []
+        if not all(p in rolled for p in live):
+            p = s.trick[-1]["player"]
+            while True:
+                p = (p + 1) % s.players
+                if s.active[p] and p not in rolled:
+                    s.current = p
+                    return []
+        return self._resolve(s, dice)
+
+    def _resolve(self, s: MythicState, dice: DiceSource) -> list[Event]:
+        rolls = s.trick
+        s.trick = []
+        s.trick_no += 1
+        idx = trick_winner(rolls, s.options)
+        if idx is None:  # all_flags=nobody: discarded, the same leader leads again
+            s.discarded += 1
+            s.last_trick = {"trick": s.trick_no, "rolls": _clone(rolls), "winner": None}
+            events = [Event("trick_discarded", {"trick": s.trick_no, "leader": s.leader, "rolls": _clone(rolls)})]
+        else:
+            win = rolls[idx]
+            winner = win["player"]
+            s.tricks[winner] += 1
+            s.won[winner].append({"rolls": rolls, "win": idx})
+            s.leader = winner
+            s.last_trick = {"trick": s.trick_no, "rolls": _clone(rolls), "winner": winner}
+            data = {
+                "player": winner,
+                "trick": s.trick_no,
+                "die": win["die"],
+                "type": win["type"],
+                "face": win["face"],
+                "rolls": _clone(rolls),
+                "tricks": list(s.tricks),
+            }
+            events = [Event("trick_won", data)]
+        if any(s.hands[p] for p in self._live(s)):
+            s.current = s.leader
+            return events
+        return events + self._score_hand(s, dice)
+
+    def _score_hand(self, s: MythicState, dice: DiceSource) -> list[Event]:
+        rows = []
+        for p in self._live(s):
+            bid = s.bids[p]
+            assert bid is not None
+            base, bonus = hand_score(bid, s.won[p], s.hand_no, s.options)
+            s.scores[p] += base + bonus
+            s.exact_bids[p] += int(bid == s.tricks[p])
+            rows.append(
+                {
+                    "player": p,
+                    "bid": bid,
+                    "tricks": s.tricks[p],
+                    "base": base,
+                    "bonus": bonus,
+                    "score": base + bonus,
+                    "total": s.scores[p],
+                }
+            )
+        events = [
+            Event(
+                "hand_scored",
+                {"hand": s.hand_no, "rows": rows, "totals": list(s.scores), "discarded": s.discarded},
+            )
+        ]
+        s.current = None
+        if s.hand_no >= s.hands_total:
+            return events + self._finish(s)
+        s.hand_no += 1
+        return events + self.start_hand(s, dice)
+
+    def _finish(self, s: MythicState) -> list[Event]:
+        s.phase = "over"
+        s.current = None
+        outcome = self.outcome(s)
+        assert outcome is not None
+        return [
+            Event(
+                "game_over",
+                {
+                    "ranking": [list(place) for place in outcome.ranking],
+                    "scores": list(outcome.scores),
+                    "winners": list(outcome.winners),
+                },
+            )
+        ]
+
+    # -- timeout and forfeit --
+
+    def timeout_action(self, state: MythicState, player: int) -> Action | None:
+        legal = self.legal_actions(state, player)
+        if not legal:
+            return None
+        return act("bid", 0) if state.phase == "bidding" else legal[0]
+
+    def timeout(self, state: MythicState, player: int, dice: DiceSource) -> tuple[MythicState, list[Event]]:
+        """Bid 0 while bidding, else roll the first legal die (lowest id)."""
+        self.check_turn(state, player)
+        action = self.timeout_action(state, player)
+        assert action is not None
+        s, events = self.apply(state, player, action, dice)
+        return s, [Event("timeout", {"player": player})] + events
+
+    def forfeit(self, state: MythicState, player: int, dice: DiceSource) -> tuple[MythicState, list[Event]]:
+        s = copy.deepcopy(state)
+        if s.phase == "over" or not 0 <= player < s.players or not s.active[player]:
+            return s, []
+        s.active[player] = False
+        s.forfeited.append(player)
+        s.hands[player] = []  # back to the bag, never shown
+        if s.phase == "bidding":
+            s.bids[player] = None  # a pending bid is discarded unseen
+        events = [Event("forfeit", {"player": player})]
+        live = self._live(s)
+        if len(live) <= 1:
+            return s, events + self._finish(s)
+        if s.phase == "bidding":
+            if s.leader == player:
+                s.leader = self._next_live(s, player)
+            if not self.to_act(s):
+                events += self._reveal(s)
+            return s, events
+        # playing: withdraw their roll from the unfinished trick, fix the leader, carry on
+        s.trick = [r for r in s.trick if r["player"] != player]
+        if s.leader == player:
+            s.leader = s.trick[0]["player"] if s.trick else self._next_live(s, player)
+        return s, events + self._advance(s, dice)
+
+    # -- views, secrecy, outcome --
+
+    def view(self, state: MythicState, player: int | None) -> JSON:
+        types = bag_types(state.options.dice_set)
+        mine = state.hands[player] if player is not None and 0 <= player < state.players else []
+        return {
+            "game": self.name,
+            "you": player,
+            "players": state.players,
+            "options": state.options.to_dict(),
+            "phase": state.phase,
+            "hand": state.hand_no,
+            "hands": state.hands_total,
+            "start_player": state.start_player,
+            "leader": state.leader,
+            "to_act": list(self.to_act(state)),
+            "active": list(state.active),
+            "forfeited": list(state.forfeited),
+            "scores": list(state.scores),
+            "exact_bids": list(state.exact_bids),
+            "hand_sizes": [len(h) for h in state.hands],
+            "has_bid": [b is not None for b in state.bids],
+            "bids": [b if state.revealed or p == player else None for p, b in enumerate(state.bids)],
+            "bids_revealed": state.revealed,
+            "tricks": list(state.tricks),
+            "trick_no": state.trick_no,
+            "discarded": state.discarded,
+            "trick": _clone(state.trick),
+            "suit": trick_suit(state.trick, state.options),
+            "captured": [[dict(r) for t in won for r in t["rolls"]] for won in state.won],
+            "last_trick": _clone(state.last_trick),
+            "your_dice": [{"id": d, "type": types[d]} for d in mine],
+            "legal": [a.encode() for a in self.legal_actions(state, player)] if player is not None else [],
+        }
+
+    def scramble(self, state: MythicState, player: int | None, dice: DiceSource) -> MythicState:
+        """Re-deal every other player's hidden dice from the dice ``player`` cannot see (same counts)
+        and re-draw every other pending bid."""
+        s = copy.deepcopy(state)
+        seen = {r["die"] for r in s.trick}
+        seen |= {r["die"] for won in s.won for t in won for r in t["rolls"]}
+        if player is not None:
+            seen |= set(s.hands[player])
+        pool = [d for d in range(len(bag_types(s.options.dice_set))) if d not in seen]
+        others = [q for q in range(s.players) if q != player]
+        need = sum(len(s.hands[q]) for q in others)
+        drawn = dice.sample(pool, need)
+        for q in others:
+            k = len(s.hands[q])
+            s.hands[q], drawn = sorted(drawn[:k]), drawn[k:]
+            if not s.revealed and s.bids[q] is not None:
+                s.bids[q] = dice.sample(range(s.hand_no + 1), 1)[0]
+        return s
+
+    def outcome(self, state: MythicState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        live = self._live(state)
+
+        def key(p: int) -> tuple[int, ...]:
+            if state.options.tie_break == "exact_bids":
+                return (-state.scores[p], -state.exact_bids[p])
+            return (-state.scores[p],)
+
+        ranking: list[tuple[int, ...]] = []
+        for p in sorted(live, key=key):
+            if ranking and key(ranking[-1][0]) == key(p):
+                ranking[-1] = ranking[-1] + (p,)
+            else:
+                ranking.append((p,))
+        ranking += [(p,) for p in reversed(state.forfeited)]
+        return Outcome(tuple(ranking), tuple(state.scores))
+
+    # -- persistence --
+
+    def to_json(self, state: MythicState) -> JSON:
+        return {"options": state.options.to_dict(), **_clone(_fields(state))}
+
+    def from_json(self, data: JSON) -> MythicState:
+        fields: dict[str, Any] = _clone(dict(data))
+        fields["options"] = MythicOptions.from_dict(fields["options"])
+        return MythicState(**fields)
+
+
+ENGINE = MythicalDice()

@@ -1,0 +1,3 @@
+from bot.store.db import Store
+
+__all__ = ["Store"]

@@ -1,0 +1,161 @@
+"""The SQL the application speaks, in one place. Write helpers return statements for ``Store.write``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store.db import Statement, Store
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+# -- games ----------------------------------------------------------------------------------
+
+
+def insert_game(row: dict[str, Any]) -> Statement:
+    return (
+        "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, seats, state, version,"
+        " message_id, meta, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            row["guild_id"], row["channel_id"], row["game"], row["status"], row["host_id"], dumps(row["options"]),
+            dumps(row["seats"]), row.get("state"), row.get("version", 0), row.get("message_id"),
+            dumps(row.get("meta", {})), row["now"], row["now"],
+        ),
+    )
+
+
+def update_game(game_id: int, now: float, **fields: Any) -> Statement:
+    sets, params = [], []
+    for key, value in fields.items():
+        sets.append(f"{key} = ?")
+        params.append(dumps(value) if key in ("options", "seats", "meta") else value)
+    return f"UPDATE games SET {', '.join(sets)}, updated_at = ? WHERE id = ?", (*params, now, game_id)
+
+
+def insert_action(game_id: int, seq: int, seat: int | None, action: str, interaction_id: str | None, now: float):
+    return (
+        "INSERT INTO actions (game_id, seq, seat, action, interaction_id, at) VALUES (?,?,?,?,?,?)",
+        (game_id, seq, seat, action, interaction_id, now),
+    )
+
+
+def set_deadline(game_id: int, due: float | None, version: int) -> Statement:
+    if due is None:
+        return "DELETE FROM deadlines WHERE game_id = ?", (game_id,)
+    return (
+        "INSERT INTO deadlines (game_id, due, version) VALUES (?,?,?)"
+        " ON CONFLICT (game_id) DO UPDATE SET due = excluded.due, version = excluded.version",
+        (game_id, due, version),
+    )
+
+
+async def open_games(store: Store) -> list[sqlite3.Row]:
+    return await store.fetch_all(
+        "SELECT g.*, d.due, d.version AS deadline_version FROM games g LEFT JOIN deadlines d ON d.game_id = g.id"
+        " WHERE g.status IN ('lobby', 'running')"
+    )
+
+
+async def recent_interactions(store: Store, game_id: int, limit: int = 50) -> list[str]:
+    rows = await store.fetch_all(
+        "SELECT interaction_id FROM actions WHERE game_id = ? AND interaction_id IS NOT NULL"
+        " ORDER BY seq DESC LIMIT ?",
+        (game_id, limit),
+    )
+    return [r[0] for r in rows]
+
+
+async def actions(store: Store, game_id: int) -> list[sqlite3.Row]:
+    return await store.fetch_all("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+
+
+# -- results, leaderboards, stats -----------------------------------------------------------
+
+
+def insert_result(game_id: int, guild_id: int, game: str, user_id: int, is_bot: bool, place: int, score: int,
+                  won: bool, now: float) -> Statement:
+    return (
+        "INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, is_bot, place, score, won, finished_at)"
+        " VALUES (?,?,?,?,?,?,?,?,?)",
+        (game_id, guild_id, game, user_id, int(is_bot), place, score, int(won), now),
+    )
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    user_id: int
+    games: int
+    wins: int
+    best_score: int
+    total_score: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+async def leaderboard(store: Store, guild_id: int, game: str | None, limit: int, offset: int = 0) -> list[BoardRow]:
+    where, params = "guild_id = ? AND is_bot = 0", [guild_id]
+    if game:
+        where += " AND game = ?"
+        params.append(game)
+    rows = await store.fetch_all(
+        f"SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, MAX(score) AS best, SUM(score) AS total"
+        f" FROM results WHERE {where} GROUP BY user_id"
+        f" ORDER BY wins DESC, CAST(wins AS REAL) / COUNT(*) DESC, games DESC, user_id LIMIT ? OFFSET ?",
+        (*params, limit, offset),
+    )
+    return [BoardRow(r["user_id"], r["games"], r["wins"], r["best"], r["total"]) for r in rows]
+
+
+async def leaderboard_size(store: Store, guild_id: int, game: str | None) -> int:
+    where, params = "guild_id = ? AND is_bot = 0", [guild_id]
+    if game:
+        where += " AND game = ?"
+        params.append(game)
+    row = await store.fetch_one(f"SELECT COUNT(DISTINCT user_id) FROM results WHERE {where}", params)
+    return row[0] if row else 0
+
+
+async def player_stats(store: Store, guild_id: int, user_id: int) -> dict[str, BoardRow]:
+    rows = await store.fetch_all(
+        "SELECT game, COUNT(*) AS games, SUM(won) AS wins, MAX(score) AS best, SUM(score) AS total"
+        " FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game",
+        (guild_id, user_id),
+    )
+    return {r["game"]: BoardRow(user_id, r["games"], r["wins"], r["best"], r["total"]) for r in rows}
+
+
+# -- settings and users ---------------------------------------------------------------------
+
+
+async def guild_settings(store: Store, guild_id: int) -> dict[str, Any]:
+    rows = await store.fetch_all("SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    return {r["key"]: json.loads(r["value"]) for r in rows}
+
+
+def set_guild_setting(guild_id: int, key: str, value: Any) -> Statement:
+    if value is None:
+        return "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+    return (
+        "INSERT INTO guild_settings (guild_id, key, value) VALUES (?,?,?)"
+        " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+        (guild_id, key, dumps(value)),
+    )
+
+
+async def dms_closed_users(store: Store) -> set[int]:
+    return {r[0] for r in await store.fetch_all("SELECT user_id FROM users WHERE dms_closed = 1")}
+
+
+def set_dms_closed(user_id: int, closed: bool) -> Statement:
+    return (
+        "INSERT INTO users (user_id, dms_closed) VALUES (?,?)"
+        " ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed",
+        (user_id, int(closed)),
+    )

@@ -1,0 +1,78 @@
+"""What a table is: the lobby's seats and options, the running game's state, and its bookkeeping."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games import Engine, get_engine
+
+LOG_LINES = 8  # public events kept for the table message's log
+
+
+class TableError(Exception):
+    """A refused table operation. ``code`` keys the message catalog (``error.<code>``)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass
+class Seat:
+    id: int  # a Discord user id; computer players get negative ids
+    name: str
+    level: str | None = None  # computer player's level, None for people
+
+    @property
+    def is_bot(self) -> bool:
+        return self.level is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "level": self.level}
+
+
+@dataclass
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    status: str  # lobby | running | finished | cancelled
+    host_id: int
+    options: dict[str, Any]
+    seats: list[Seat]
+    state: Any = None
+    version: int = 0
+    message_id: int | None = None
+    timeouts: list[int] = field(default_factory=list)  # consecutive timeouts per seat
+    log: deque[tuple[str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    locale: str = "en"
+    deadline: float | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    seen: deque[str] = field(default_factory=lambda: deque(maxlen=64), repr=False)
+
+    @property
+    def engine(self) -> Engine:
+        return get_engine(self.game)
+
+    @property
+    def running(self) -> bool:
+        return self.status == "running"
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.id == user_id:
+                return index
+        return None
+
+    def meta(self) -> dict[str, Any]:
+        return {"timeouts": self.timeouts, "log": [list(e) for e in self.log], "locale": self.locale}
+
+    def load_meta(self, meta: dict[str, Any]) -> None:
+        self.timeouts = list(meta.get("timeouts", []))
+        self.log.extend((kind, data) for kind, data in meta.get("log", []))
+        self.locale = meta.get("locale", "en")

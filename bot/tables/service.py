@@ -1,0 +1,420 @@
+"""The table service: one table per channel, lobby -> running -> finished.
+
+Every change takes the table's lock, applies the engine, commits state + action + deadline in one
+transaction, and only then hands the events to the presenter. Deadlines live in the database and
+one dispatcher task fires them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from bot.games import Action, Event, InvalidOptions, get_engine
+from bot.games.dice import DiceSource
+from bot.store import Store, repo
+from bot.tables.model import Seat, Table, TableError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT = 120.0
+TIMEOUT_RANGE = (15, 3600)
+LOBBY_IDLE = 15 * 60.0
+MAX_TIMEOUTS = 3  # consecutive timeouts before a player forfeits
+
+
+class Presenter(Protocol):
+    """Shows a table to people. Must return quickly: network work is scheduled, not awaited."""
+
+    def publish(self, table: Table, events: list[Event], *, refresh: bool = True) -> None: ...
+
+
+class NullPresenter:
+    def publish(self, table: Table, events: list[Event], *, refresh: bool = True) -> None:
+        pass
+
+
+class TableService:
+    def __init__(
+        self,
+        store: Store,
+        dice: DiceSource,
+        presenter: Presenter | None = None,
+        clock: Callable[[], float] = time.time,
+        run_dispatcher: bool = True,
+    ) -> None:
+        self.store = store
+        self.dice = dice
+        self.presenter: Presenter = presenter or NullPresenter()
+        self.clock = clock
+        self.by_channel: dict[int, Table] = {}
+        self.by_id: dict[int, Table] = {}
+        self._settings: dict[int, dict[str, Any]] = {}
+        self._create_lock = asyncio.Lock()
+        self._heap: list[tuple[float, int, int]] = []
+        self._wake = asyncio.Event()
+        self._run_dispatcher = run_dispatcher
+        self._dispatcher: asyncio.Task[None] | None = None
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    async def start(self) -> list[Table]:
+        """Load every open table, re-arm its deadline, start the dispatcher; returns the tables."""
+        rows = await repo.open_games(self.store)
+        for row in rows:
+            table = self._table_from_row(row)
+            self._index(table)
+            if row["due"] is not None:
+                self._arm(table.id, row["due"], row["deadline_version"])
+        for table in self.by_id.values():
+            table.seen.extend(reversed(await repo.recent_interactions(self.store, table.id)))
+        if self._run_dispatcher:
+            self._dispatcher = asyncio.create_task(self._dispatch_loop(), name="deadline-dispatcher")
+        return list(self.by_id.values())
+
+    async def stop(self) -> None:
+        """Stop firing deadlines and wait for in-flight actions to finish."""
+        if self._dispatcher:
+            self._dispatcher.cancel()
+            try:
+                await self._dispatcher
+            except asyncio.CancelledError:
+                pass
+            self._dispatcher = None
+        for table in list(self.by_id.values()):
+            async with table.lock:
+                pass
+
+    def _table_from_row(self, row: Any) -> Table:
+        table = Table(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=row["game"],
+            status=row["status"], host_id=row["host_id"], options=json.loads(row["options"]),
+            seats=[Seat(**s) for s in json.loads(row["seats"])], version=row["version"],
+            message_id=row["message_id"], deadline=row["due"],
+        )
+        table.load_meta(json.loads(row["meta"]))
+        if row["state"]:
+            table.state = table.engine.loads(row["state"])
+        return table
+
+    def _index(self, table: Table) -> None:
+        self.by_id[table.id] = table
+        self.by_channel[table.channel_id] = table
+
+    def _drop(self, table: Table) -> None:
+        self.by_id.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) is table:
+            del self.by_channel[table.channel_id]
+
+    # -- settings -----------------------------------------------------------------------------
+
+    async def settings(self, guild_id: int) -> dict[str, Any]:
+        if guild_id not in self._settings:
+            self._settings[guild_id] = await repo.guild_settings(self.store, guild_id)
+        return self._settings[guild_id]
+
+    async def turn_timeout(self, guild_id: int) -> float:
+        return float((await self.settings(guild_id)).get("timeout", DEFAULT_TIMEOUT))
+
+    async def set_timeout(self, guild_id: int, seconds: int | None) -> None:
+        if seconds is not None and not TIMEOUT_RANGE[0] <= seconds <= TIMEOUT_RANGE[1]:
+            raise TableError("bad_timeout", lo=TIMEOUT_RANGE[0], hi=TIMEOUT_RANGE[1])
+        await self._set_setting(guild_id, "timeout", seconds)
+
+    async def set_default_options(self, guild_id: int, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Validate ``options`` with the engine and store them as the server's defaults (None resets)."""
+        engine = get_engine(game)
+        value = None
+        if options is not None:
+            merged = {**(await self.settings(guild_id)).get(f"options.{game}", {}), **options}
+            value = self._validate_options(engine, merged).changed()
+        await self._set_setting(guild_id, f"options.{game}", value)
+        return value or {}
+
+    async def _set_setting(self, guild_id: int, key: str, value: Any) -> None:
+        settings = await self.settings(guild_id)
+        await self.store.write([repo.set_guild_setting(guild_id, key, value)])
+        if value is None:
+            settings.pop(key, None)
+        else:
+            settings[key] = value
+
+    @staticmethod
+    def _validate_options(engine: Any, options: dict[str, Any]) -> Any:
+        try:
+            return engine.options(options)
+        except InvalidOptions as error:
+            raise TableError("bad_option", option=error.option, detail=str(error)) from None
+        except (TypeError, ValueError) as error:
+            raise TableError("bad_option", option="?", detail=str(error)) from None
+
+    # -- lobby --------------------------------------------------------------------------------
+
+    def table(self, channel_id: int) -> Table:
+        table = self.by_channel.get(channel_id)
+        if table is None:
+            raise TableError("no_table")
+        return table
+
+    async def create(
+        self, guild_id: int, channel_id: int, host: Seat, game: str, options: dict[str, Any] | None = None,
+        locale: str = "en",
+    ) -> Table:
+        engine = get_engine(game)
+        async with self._create_lock:
+            existing = self.by_channel.get(channel_id)
+            if existing is not None:
+                raise TableError("table_exists", game=existing.game)
+            defaults = (await self.settings(guild_id)).get(f"options.{game}", {})
+            chosen = self._validate_options(engine, {**defaults, **(options or {})}).to_dict()
+            now = self.clock()
+            row = {
+                "guild_id": guild_id, "channel_id": channel_id, "game": game, "status": "lobby",
+                "host_id": host.id, "options": chosen, "seats": [host.to_json()],
+                "meta": {"timeouts": [], "log": [], "locale": locale}, "now": now,
+            }
+            (game_id,) = await self.store.write([repo.insert_game(row)])
+            table = Table(game_id, guild_id, channel_id, game, "lobby", host.id, chosen, [host], locale=locale)
+            await self.store.write([repo.set_deadline(game_id, now + LOBBY_IDLE, 0)])
+            self._arm(game_id, now + LOBBY_IDLE, 0)
+            table.deadline = now + LOBBY_IDLE
+            self._index(table)
+        self.presenter.publish(table, [Event("lobby_open", {"host": 0})])
+        return table
+
+    async def join(self, channel_id: int, seat: Seat) -> Table:
+        table = self.table(channel_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if table.seat_of(seat.id) is not None:
+                raise TableError("already_joined")
+            _, most = table.engine.player_range(table.engine.options(table.options))
+            if len(table.seats) >= most:
+                raise TableError("table_full", max=most)
+            await self._save_lobby(table, table.seats + [seat])
+            self.presenter.publish(table, [Event("joined", {"player": len(table.seats) - 1})])
+        return table
+
+    async def leave(self, channel_id: int, user_id: int) -> Table:
+        table = self.table(channel_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_a_player")
+            if table.running:
+                await self._forfeit(table, seat, "leave")
+                return table
+            self._require_lobby(table)
+            seats = [s for s in table.seats if s.id != user_id]
+            if not [s for s in seats if not s.is_bot]:
+                await self._close(table, "cancelled", reason="empty")
+                return table
+            if table.host_id == user_id:
+                table.host_id = next(s.id for s in seats if not s.is_bot)
+            name = table.seats[seat].name
+            await self._save_lobby(table, seats)
+            self.presenter.publish(table, [Event("left", {"name": name})])
+        return table
+
+    async def add_computer(self, channel_id: int, user_id: int, level: str, name: str) -> Table:
+        table = self.table(channel_id)
+        if user_id != table.host_id:
+            raise TableError("only_host")
+        bots = sum(s.is_bot for s in table.seats)
+        return await self.join(channel_id, Seat(-(bots + 1), name, level))
+
+    async def _save_lobby(self, table: Table, seats: list[Seat]) -> None:
+        now = self.clock()
+        await self.store.write([
+            repo.update_game(table.id, now, seats=[s.to_json() for s in seats], host_id=table.host_id),
+            repo.set_deadline(table.id, now + LOBBY_IDLE, table.version),
+        ])
+        table.seats = seats
+        table.deadline = now + LOBBY_IDLE
+        self._arm(table.id, table.deadline, table.version)
+
+    @staticmethod
+    def _require_lobby(table: Table) -> None:
+        if table.status != "lobby":
+            raise TableError("not_in_lobby")
+
+    async def start_game(self, channel_id: int, user_id: int) -> Table:
+        table = self.table(channel_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if user_id != table.host_id:
+                raise TableError("only_host")
+            engine = table.engine
+            options = engine.options(table.options)
+            fewest, _ = engine.player_range(options)
+            if len(table.seats) < fewest:
+                raise TableError("not_enough_players", min=fewest)
+            state, events = engine.new_game(len(table.seats), options, self.dice)
+            table.timeouts = [0] * len(table.seats)
+            await self._commit(table, state, events, [(None, "start", None)], status="running")
+        return table
+
+    async def cancel(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
+        table = self.table(channel_id)
+        async with table.lock:
+            if user_id != table.host_id and not is_admin:
+                raise TableError("only_host_or_admin")
+            await self._close(table, "cancelled", reason="cancelled")
+        return table
+
+    async def _close(self, table: Table, status: str, reason: str) -> None:
+        now = self.clock()
+        table.log.append(("closed", {"reason": reason}))
+        await self.store.write([
+            repo.update_game(table.id, now, status=status, meta=table.meta()),
+            repo.set_deadline(table.id, None, table.version),
+        ])
+        table.status = status
+        table.deadline = None
+        self._drop(table)
+        self.presenter.publish(table, [Event("closed", {"reason": reason})])
+
+    # -- playing ------------------------------------------------------------------------------
+
+    async def act(
+        self, channel_id: int, user_id: int, action: Action | str, interaction_id: str | None = None
+    ) -> tuple[Table, list[Event]]:
+        """Apply a player's action. Raises TableError or IllegalMove (with nothing changed)."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        table = self.table(channel_id)
+        async with table.lock:
+            if interaction_id is not None and interaction_id in table.seen:
+                raise TableError("duplicate")
+            if not table.running:
+                raise TableError("not_running")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_a_player")
+            state, events = table.engine.apply(table.state, seat, action, self.dice)
+            table.timeouts[seat] = 0
+            await self._commit(table, state, events, [(seat, action.encode(), interaction_id)])
+            return table, events
+
+    def view(self, channel_id: int, user_id: int) -> tuple[Table, dict[str, Any]]:
+        table = self.table(channel_id)
+        if table.state is None:
+            raise TableError("not_running")
+        return table, table.engine.view(table.state, table.seat_of(user_id))
+
+    async def _forfeit(self, table: Table, seat: int, why: str) -> None:
+        state, events = table.engine.forfeit(table.state, seat, self.dice)
+        await self._commit(table, state, events, [(seat, f"forfeit:{why}", None)])
+
+    async def _commit(
+        self,
+        table: Table,
+        state: Any,
+        events: list[Event],
+        entries: list[tuple[int | None, str, str | None]],
+        status: str = "running",
+    ) -> None:
+        """Persist the new state, its action log entries and the next deadline, then publish."""
+        engine = table.engine
+        now = self.clock()
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            status = "finished"
+        version = table.version + len(entries)
+        log_after = list(table.log) + [(e.kind, e.data) for e in events if e.public]
+        meta = {**table.meta(), "log": [list(e) for e in log_after[-table.log.maxlen:]]}  # type: ignore[misc]
+        due = None if outcome is not None else now + await self.turn_timeout(table.guild_id)
+        statements = [
+            repo.update_game(table.id, now, status=status, state=engine.dumps(state), version=version, meta=meta),
+            *(
+                repo.insert_action(table.id, table.version + i + 1, seat, text, iid, now)
+                for i, (seat, text, iid) in enumerate(entries)
+            ),
+            repo.set_deadline(table.id, due, version),
+        ]
+        if outcome is not None:
+            statements += self._result_statements(table, outcome, now)
+        await self.store.write(statements)  # committed: from here on nothing is lost
+        table.state, table.version, table.status, table.deadline = state, version, status, due
+        table.log.extend((e.kind, e.data) for e in events if e.public)
+        table.seen.extend(iid for _, _, iid in entries if iid)
+        if due is not None:
+            self._arm(table.id, due, version)
+        if outcome is not None:
+            self._drop(table)
+        self.presenter.publish(table, events)
+
+    @staticmethod
+    def _result_statements(table: Table, outcome: Any, now: float) -> list[Any]:
+        statements = []
+        place = 1
+        for group in outcome.ranking:
+            for seat in group:
+                s = table.seats[seat]
+                statements.append(repo.insert_result(
+                    table.id, table.guild_id, table.game, s.id, s.is_bot, place, outcome.scores[seat],
+                    seat in outcome.winners, now,
+                ))
+            place += len(group)
+        return statements
+
+    # -- deadlines ----------------------------------------------------------------------------
+
+    def _arm(self, game_id: int, due: float, version: int) -> None:
+        heapq.heappush(self._heap, (due, game_id, version))
+        self._wake.set()
+
+    async def _dispatch_loop(self) -> None:
+        while True:
+            await self.run_due()
+            self._wake.clear()
+            delay = max(0.0, self._heap[0][0] - self.clock()) if self._heap else None
+            try:
+                await asyncio.wait_for(self._wake.wait(), delay)
+            except TimeoutError:
+                pass
+
+    async def run_due(self, now: float | None = None) -> int:
+        """Fire every deadline due by ``now``; returns how many fired (stale ones are skipped)."""
+        now = self.clock() if now is None else now
+        fired = 0
+        while self._heap and self._heap[0][0] <= now:
+            _, game_id, version = heapq.heappop(self._heap)
+            table = self.by_id.get(game_id)
+            if table is None or table.version != version:
+                continue  # the table moved on since this deadline was set
+            try:
+                fired += await self._expire(table, version)
+            except Exception:
+                log.exception("deadline of game %s failed", game_id)
+        return fired
+
+    async def _expire(self, table: Table, version: int) -> int:
+        async with table.lock:
+            if table.version != version or table.deadline is None:
+                return 0
+            if table.status == "lobby":
+                await self._close(table, "cancelled", reason="expired")
+                return 1
+            engine, state = table.engine, table.state
+            events: list[Event] = []
+            entries: list[tuple[int | None, str, str | None]] = []
+            for seat in engine.to_act(state):
+                if engine.is_over(state) or seat not in engine.to_act(state):
+                    continue
+                state, happened = engine.timeout(state, seat, self.dice)
+                events += happened
+                entries.append((seat, "timeout", None))
+                table.timeouts[seat] += 1
+                if table.timeouts[seat] >= MAX_TIMEOUTS and not engine.is_over(state):
+                    state, happened = engine.forfeit(state, seat, self.dice)
+                    events += happened
+                    entries.append((seat, "forfeit:timeouts", None))
+            if entries:
+                await self._commit(table, state, events, entries)
+            return 1

@@ -1,0 +1,121 @@
+"""An in-process fake Discord for end-to-end tests of a real discord.py 2.x bot.
+
+The fake is an aiohttp server on 127.0.0.1 (ephemeral port): REST under ``/api/v10`` and a websocket gateway at
+``/gateway``. The real ``discord.Client``/``commands.Bot`` talks to it once ``discord.http.Route.BASE`` and
+``DiscordWebSocket.DEFAULT_GATEWAY`` point at it (``FakeDiscord.start()`` does that by default; ``close()``
+restores them). Tests then act as users — slash commands, button clicks, selects, autocomplete, modals — and
+inspect everything the bot did: channel messages with edit history, DMs, interaction responses, follow-ups,
+registered commands and the log of every REST call. Protocol facts: /work/shared/DISCORD.md.
+
+Quick start::
+
+    import discord
+    from tests.fakediscord import DEFAULT_MEMBER_PERMISSIONS, FakeDiscord, run_bot
+
+    async def test_pig() -> None:
+        async with FakeDiscord() as fake:                      # starts the server and patches discord.py
+            guild = fake.add_guild("Tavern", channels=["general"])
+            general = guild.channel("general")
+            alice = fake.add_user("alice", guild=guild, locale="de")
+            bob = fake.add_user("bob", guild=guild, dms_open=False)          # DMs to bob → 403/50007
+            admin = fake.add_user("admin", guild=guild, permissions=DEFAULT_MEMBER_PERMISSIONS
+                                  | discord.Permissions(manage_guild=True).value)
+
+            bot = make_bot()              # guild_ready_timeout=0.1, default intents (no privileged ones)
+            async with run_bot(fake, bot):                     # bot.start() in a task, waits for on_ready
+                rec = await fake.slash(alice, general, "pig", "start", options={"target": 50})
+                reply = await rec.response()                   # waits for the bot's answer → Reply
+                assert reply.type == 4 and not reply.ephemeral
+                board = reply.expect_message()                 # a FakeMessage
+                click = await fake.click(bob, board, "pig:roll")
+                assert (await click.response()).type == 7      # edit_message → board updated in place
+                assert board.edits == 1 and "rolled" in board.text
+                assert rec.ack_latency is not None and rec.ack_latency < 3.0
+            fake.assert_no_problems()                          # unknown routes, late/double acks, 4xx, …
+
+Model: ``add_guild(name, channels=[...], locale=..., shard=(i, n))`` → :class:`FakeGuild` (``.channel(name)``);
+``add_user(name, guild=..., permissions=..., dms_open=..., locale=...)`` → :class:`FakeUser`. The bot is a
+member of every guild; GUILD_CREATE lists only the bot with ``member_count`` = 1 (consistent, so discord.py never
+chunks), plus every member if the bot was allowed the members intent.
+
+Recorded: ``fake.messages`` (all), ``channel_messages(ch)``, ``dms(user)``, ``blocked_dms``,
+``interactions`` (:class:`InteractionRecord`: callbacks, original, follow-ups, latency), ``rest_calls``
+(:class:`RestCall`; filter with ``calls(since=fake.mark(), kind="bot", route=...)``), ``unknown_routes``,
+``registered_commands(guild)``, ``rate_limit_violations``/``max_messages_in_window(ch)``, ``problems()``.
+
+Behaviour worth knowing:
+
+* A callback later than ``interaction_deadline`` (3 s) after dispatch gets 404/10062 (``record.late``);
+  a second callback gets 400/40060; both appear in ``problems()``.
+* After a deferred reply (type 5) the first follow-up *replaces* the "thinking" message (as Discord does), so
+  ``reply.content`` is that text and ``reply.followups`` stays empty.
+* ``record.expire()`` simulates the 15-minute token expiry (webhook calls then get 401/50027).
+* Clicks/selects/modal submits first ``settle()``: wait for in-flight requests, then yield to the loop so the
+  bot has registered the views from the callback response it just read.
+* ``slash`` follows the synced schema like the Discord client: unknown names/options, missing required options,
+  choices, min/max and top-level ``default_member_permissions`` raise :class:`CommandUnavailable`.
+* ``rate_limit="record"`` records channel-POST rate-limit violations (5 per 5 s), ``"enforce"`` answers 429.
+* Privileged intents make IDENTIFY fail with close code 4014 unless ``privileged_intents_allowed=True``.
+
+discord.py gotchas for tests: set ``guild_ready_timeout=0.1`` (default 2 s before ``on_ready``); for
+``AutoShardedBot`` replace ``before_identify_hook`` with a no-op (it sleeps 5 s before every non-initial
+IDENTIFY); a ``View`` with a timeout keeps a task pending after ``bot.close()`` — check ``leftover_tasks()``.
+"""
+
+from .commands import OPTION_TYPES, Option
+from .models import (
+    DEFAULT_BOT_PERMISSIONS,
+    DEFAULT_MEMBER_PERMISSIONS,
+    EPHEMERAL,
+    IS_COMPONENTS_V2,
+    LOADING,
+    CallbackRecord,
+    CommandUnavailable,
+    ComponentUnavailable,
+    FakeChannel,
+    FakeDiscordError,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeTimeout,
+    FakeUser,
+    InteractionRecord,
+    MessageVersion,
+    RateLimitViolation,
+    Reply,
+    RestCall,
+)
+from .runner import BotStartError, leftover_tasks, run_bot, start_bot, stop_bot
+from .server import ClientPatch, FakeDiscord
+
+__all__ = [
+    "DEFAULT_BOT_PERMISSIONS",
+    "DEFAULT_MEMBER_PERMISSIONS",
+    "EPHEMERAL",
+    "IS_COMPONENTS_V2",
+    "LOADING",
+    "OPTION_TYPES",
+    "BotStartError",
+    "CallbackRecord",
+    "ClientPatch",
+    "CommandUnavailable",
+    "ComponentUnavailable",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeDiscordError",
+    "FakeGuild",
+    "FakeMember",
+    "FakeMessage",
+    "FakeTimeout",
+    "FakeUser",
+    "InteractionRecord",
+    "MessageVersion",
+    "Option",
+    "RateLimitViolation",
+    "Reply",
+    "RestCall",
+    "leftover_tasks",
+    "run_bot",
+    "start_bot",
+    "stop_bot",
+]

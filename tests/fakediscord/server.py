@@ -1,0 +1,1120 @@
+"""The :class:`FakeDiscord` server: model, recording, waiting, and the test-side user API."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Callable, Iterable, Sequence
+from types import TracebackType
+from typing import Any, Literal, TypeVar
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import web
+
+from .commands import build_command_data
+from .gateway import GUILD_MEMBERS_INTENT, GatewayConnection, GatewaySession
+from .models import (
+    _ADMINISTRATOR,
+    DEFAULT_BOT_PERMISSIONS,
+    DEFAULT_MEMBER_PERMISSIONS,
+    EPHEMERAL,
+    IS_COMPONENTS_V2,
+    LOADING,
+    CommandUnavailable,
+    ComponentUnavailable,
+    FakeChannel,
+    FakeDiscordError,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeTimeout,
+    FakeUser,
+    InteractionRecord,
+    RateLimitViolation,
+    RestCall,
+    SnowflakeFactory,
+    iter_components,
+    utcnow_iso,
+)
+from .rest import CREATE_FLAGS, build_app
+
+__all__ = ["FakeDiscord", "ClientPatch"]
+
+T = TypeVar("T")
+UserRef = FakeUser | int
+ChannelRef = FakeChannel | int
+RateLimitMode = Literal["off", "record", "enforce"]
+
+
+class ClientPatch:
+    """Points discord.py at the fake (``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``) until restored.
+
+    Applied on construction; ``restore()`` (or leaving the ``with`` block) puts the previous values back.
+    """
+
+    def __init__(self, base_url: str, gateway_url: str) -> None:
+        self._old_base = discord.http.Route.BASE
+        self._old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = base_url
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+        self.active = True
+
+    def restore(self) -> None:
+        if self.active:
+            discord.http.Route.BASE = self._old_base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._old_gateway
+            self.active = False
+
+    def __enter__(self) -> ClientPatch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.restore()
+
+
+class FakeDiscord:
+    """An in-process fake Discord (REST + gateway) on 127.0.0.1 for the real discord.py client.
+
+    See the package docstring (:mod:`tests.fakediscord`) for a usage walkthrough.
+    """
+
+    def __init__(
+        self,
+        *,
+        bot_name: str = "Dice Tavern",
+        token: str | None = None,
+        interaction_deadline: float = 3.0,
+        rate_limit: RateLimitMode = "off",
+        channel_rate_limit: tuple[int, float] = (5, 5.0),
+        privileged_intents_allowed: bool = False,
+        strict_commands: bool = False,
+        auto_patch: bool = True,
+        settle_iterations: int = 50,
+        recommended_shards: int = 1,
+        heartbeat_interval_ms: int = 45_000,
+    ) -> None:
+        self.snowflake = SnowflakeFactory()
+        self.token = token
+        self.interaction_deadline = interaction_deadline
+        self.rate_limit: RateLimitMode = rate_limit
+        self.channel_rate_limit = channel_rate_limit
+        self.privileged_intents_allowed = privileged_intents_allowed
+        self.strict_commands = strict_commands
+        self.auto_patch = auto_patch
+        self.settle_iterations = settle_iterations
+        self.recommended_shards = recommended_shards
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.application_flags = 0
+        self.presence: Any = None
+
+        self.bot_user = FakeUser(id=self.snowflake(), name=bot_name, bot=True)
+        self.application_id = self.bot_user.id
+        self.owner = FakeUser(id=self.snowflake(), name="app-owner")
+
+        # model
+        self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+
+        # records
+        self.messages: dict[int, FakeMessage] = {}
+        self.rest_calls: list[RestCall] = []
+        self.unknown_routes: list[RestCall] = []
+        self.interactions: list[InteractionRecord] = []
+        self.blocked_dms: list[tuple[int, dict[str, Any]]] = []
+        self.rate_limit_violations: list[RateLimitViolation] = []
+        self._channel_posts: dict[int, list[float]] = {}
+        self._interactions: dict[int, InteractionRecord] = {}
+        self._interactions_by_token: dict[str, InteractionRecord] = {}
+        self._commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.command_syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
+
+        # gateway
+        self._sessions: dict[str, GatewaySession] = {}
+        self.connections: list[GatewayConnection] = []  # every connection ever made, in order
+
+        # runtime
+        self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+        self._patch: ClientPatch | None = None
+        self._changed = asyncio.Event()
+        self._inflight = 0
+        self.host = "127.0.0.1"
+        self.port = 0
+
+    # ================================================================================================================
+    # lifecycle
+    # ================================================================================================================
+    async def start(self) -> FakeDiscord:
+        app = build_app(self, self._gateway_handler)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=0.5)
+        await self._runner.setup()
+        self._site = web.TCPSite(self._runner, self.host, 0)
+        await self._site.start()
+        self.port = int(self._runner.addresses[0][1])
+        if self.auto_patch:
+            self._patch = self.patch_client()
+        return self
+
+    async def close(self) -> None:
+        for conn in self.connections:
+            if not conn.closed:
+                with contextlib.suppress(Exception):
+                    await conn.close(1001, "fake discord shutting down")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self._patch is not None:
+            self._patch.restore()
+            self._patch = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>/api/v10`` — the value for ``discord.http.Route.BASE``."""
+        return f"http://{self.host}:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """``ws://127.0.0.1:<port>/gateway`` — the value for ``DiscordWebSocket.DEFAULT_GATEWAY``."""
+        return f"ws://{self.host}:{self.port}/gateway"
+
+    def patch_client(self) -> ClientPatch:
+        """Point discord.py at this fake now; the returned handle restores (``restore()`` or ``with``)."""
+        if not self.port:
+            raise FakeDiscordError("start() the fake before patching the client")
+        return ClientPatch(self.base_url, self.gateway_url)
+
+    # ================================================================================================================
+    # model setup
+    # ================================================================================================================
+    def add_guild(
+        self,
+        name: str = "Tavern",
+        *,
+        channels: Iterable[str] = ("general",),
+        locale: str = "en-US",
+        bot_permissions: int | discord.Permissions = DEFAULT_BOT_PERMISSIONS,
+        everyone_permissions: int | discord.Permissions = DEFAULT_MEMBER_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
+    ) -> FakeGuild:
+        """Add a guild with text channels. Bots that connect afterwards get it in READY/GUILD_CREATE; for a bot
+        already connected call ``await fake.announce_guild(guild)``.
+
+        ``shard=(shard_id, shard_count)`` picks an id that lands on that shard (``(id >> 22) % count``).
+        """
+        guild_id = self.snowflake()
+        if shard is not None:
+            shard_id, shard_count = shard
+            ts = guild_id >> 22
+            guild_id = (ts + (shard_id - ts) % shard_count) << 22
+        guild = FakeGuild(
+            id=guild_id,
+            name=name,
+            locale=locale,
+            owner_id=self.owner.id,
+            bot_role_id=self.snowflake(),
+            bot_permissions=_perm(bot_permissions),
+            everyone_permissions=_perm(everyone_permissions),
+        )
+        self.guilds[guild.id] = guild
+        for ch in channels:
+            self.add_channel(guild, ch)
+        return guild
+
+    async def announce_guild(self, guild: FakeGuild) -> None:
+        """Send GUILD_CREATE for ``guild`` to the connected bot (the bot "joins" it: ``on_guild_join``)."""
+        conn = await self.wait_for(lambda: self._live_connection(guild.id), 5.0, what="a connected bot")
+        assert conn.session is not None
+        await conn.dispatch("GUILD_CREATE", self._guild_create_payload(guild, conn.session.intents))
+
+    def add_channel(self, guild: FakeGuild, name: str) -> FakeChannel:
+        """Add a text channel. Bots already connected do not learn about it (no CHANNEL_CREATE is sent)."""
+        channel = FakeChannel(id=self.snowflake(), name=name, type=0, guild_id=guild.id, position=len(guild.channels))
+        guild.channels[channel.id] = channel
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        guild: FakeGuild | Iterable[FakeGuild] | None = None,
+        permissions: int | discord.Permissions | None = None,
+        dms_open: bool = True,
+        locale: str = "en-US",
+        global_name: str | None = None,
+    ) -> FakeUser:
+        """Add a user, optionally as a member of ``guild`` (one or several) with ``permissions``.
+
+        ``permissions`` are the member's effective permissions; ``None`` = the guild's @everyone permissions.
+        Use ``discord.Permissions(manage_guild=True)`` etc. (``|`` it with ``DEFAULT_MEMBER_PERMISSIONS``
+        for a normal member who also can manage the server).
+        """
+        user = FakeUser(id=self.snowflake(), name=name, global_name=global_name, dms_open=dms_open, locale=locale)
+        self.users[user.id] = user
+        guilds = [guild] if isinstance(guild, FakeGuild) else list(guild or [])
+        for g in guilds:
+            self.add_member(g, user, permissions=permissions)
+        return user
+
+    def add_member(
+        self, guild: FakeGuild, user: FakeUser, *, permissions: int | discord.Permissions | None = None
+    ) -> FakeMember:
+        perms = guild.everyone_permissions if permissions is None else _perm(permissions)
+        member = FakeMember(user=user, guild_id=guild.id, permissions=perms)
+        guild.members[user.id] = member
+        return member
+
+    def set_permissions(self, guild: FakeGuild, user: FakeUser, permissions: int | discord.Permissions) -> None:
+        guild.members[user.id].permissions = _perm(permissions)
+
+    def user(self, name: str) -> FakeUser:
+        for u in self.users.values():
+            if u.name == name:
+                return u
+        raise KeyError(name)
+
+    # ================================================================================================================
+    # queries
+    # ================================================================================================================
+    def channel_messages(
+        self, channel: ChannelRef, *, include_ephemeral: bool = False, include_deleted: bool = False
+    ) -> list[FakeMessage]:
+        """Messages in a channel in creation order (channel sends and non-ephemeral interaction replies)."""
+        cid = channel if isinstance(channel, int) else channel.id
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == cid and (include_ephemeral or not m.ephemeral) and (include_deleted or not m.deleted)
+        ]
+
+    def dms(self, user: UserRef, *, include_deleted: bool = False) -> list[FakeMessage]:
+        """DMs the bot sent to ``user`` (in order). Blocked attempts are in ``blocked_dms``."""
+        u = self._user(user)
+        if u.dm_channel is None:
+            return []
+        return self.channel_messages(u.dm_channel, include_deleted=include_deleted)
+
+    def dm_attempts_blocked(self, user: UserRef) -> int:
+        uid = user if isinstance(user, int) else user.id
+        return sum(1 for blocked, _ in self.blocked_dms if blocked == uid)
+
+    def message(self, message_id: int) -> FakeMessage:
+        return self.messages[message_id]
+
+    def last_message(self, channel: ChannelRef) -> FakeMessage:
+        msgs = self.channel_messages(channel)
+        if not msgs:
+            raise LookupError(f"no messages in channel {channel!r}")
+        return msgs[-1]
+
+    def mark(self) -> int:
+        """A position in the REST log; pass to ``calls(since=...)`` to count calls made by one action."""
+        return len(self.rest_calls)
+
+    def calls(
+        self,
+        *,
+        since: int = 0,
+        method: str | None = None,
+        route: str | None = None,
+        path_prefix: str | None = None,
+        kind: str | Iterable[str] | None = None,
+    ) -> list[RestCall]:
+        """Filter the REST log. ``route`` is a template like ``/channels/{channel_id}/messages``;
+        ``kind`` is ``bot``/``callback``/``webhook``/``unknown`` (or several)."""
+        kinds = {kind} if isinstance(kind, str) else (set(kind) if kind is not None else None)
+        out = []
+        for call in self.rest_calls[since:]:
+            if method is not None and call.method != method.upper():
+                continue
+            if route is not None and call.route != route:
+                continue
+            if path_prefix is not None and not call.path.startswith(path_prefix):
+                continue
+            if kinds is not None and call.kind not in kinds:
+                continue
+            out.append(call)
+        return out
+
+    def registered_commands(self, guild: FakeGuild | int | None = None) -> list[dict[str, Any]]:
+        """The command tree the bot synced: global (``guild=None``) or for one guild."""
+        gid = guild.id if isinstance(guild, FakeGuild) else guild
+        return [dict(c) for c in self._commands.get(gid, [])]
+
+    def find_command(self, name: str, guild: FakeGuild | int | None = None) -> dict[str, Any] | None:
+        """A registered chat-input command by name: the guild's first, then the global one."""
+        gid = guild.id if isinstance(guild, FakeGuild) else guild
+        for scope in ([gid] if gid is not None else []) + [None]:
+            for cmd in self._commands.get(scope, []):
+                if cmd["name"] == name and cmd.get("type", 1) == 1:
+                    return cmd
+        return None
+
+    def max_messages_in_window(self, channel: ChannelRef, window: float | None = None) -> int:
+        """Most ``POST /channels/{id}/messages`` accepted in any sliding window (default: rate-limit window)."""
+        cid = channel if isinstance(channel, int) else channel.id
+        span = self.channel_rate_limit[1] if window is None else window
+        times = self._channel_posts.get(cid, [])
+        best, start = 0, 0
+        for end, t in enumerate(times):
+            while t - times[start] >= span:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
+
+    def problems(self, *, include_unanswered: bool = True) -> list[str]:
+        """Everything a well-behaved bot must not cause: unknown routes, late/double/invalid interaction
+        callbacks, interactions without any callback (``include_unanswered``), REST answers >= 400 other than
+        the expected 403/50007 for closed DMs (webhook misuse, expired tokens, 429s …), rate-limit violations."""
+        out: list[str] = []
+        out += [f"unknown route {c.method} {c.path}" for c in self.unknown_routes]
+        for rec in self.interactions:
+            for cb in rec.callbacks:
+                if cb.status != 200:
+                    out.append(f"interaction {rec.describe()}: callback type {cb.type} -> {cb.status}/{cb.error_code}")
+            if include_unanswered and not rec.callbacks:
+                out.append(f"interaction {rec.describe()} never acknowledged")
+        for call in self.rest_calls:
+            if call.kind == "unknown" or call.status < 400 or call.error_code == 50007:
+                continue
+            iid = call.path.split("/")[2]
+            if call.kind == "callback" and iid.isdigit() and int(iid) in self._interactions:
+                continue  # reported per interaction above
+            out.append(f"{call.method} {call.path} -> {call.status}/{call.error_code}")
+        out += [
+            f"rate limit: {v.count_in_window} messages in channel {v.channel_id}" for v in self.rate_limit_violations
+        ]
+        return out
+
+    def assert_no_problems(self) -> None:
+        found = self.problems()
+        assert not found, "fake Discord saw problems:\n  " + "\n  ".join(found)
+
+    # ================================================================================================================
+    # waiting
+    # ================================================================================================================
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def notify(self) -> None:
+        """Wake every ``wait_for`` so it re-evaluates its predicate (e.g. from a bot-side callback)."""
+        self._notify()
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, *, what: str | None = None) -> T:
+        """Wait until ``predicate()`` is truthy (re-checked after every change the fake records) and return it.
+
+        Raises :class:`FakeTimeout` (a ``TimeoutError``) with the recent REST log after ``timeout`` seconds.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                label = what or str(getattr(predicate, "__name__", "predicate"))
+                raise FakeTimeout(self._timeout_message(label, timeout))
+            event = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), remaining)
+
+    def _timeout_message(self, what: str, timeout: float) -> str:
+        recent = "\n  ".join(repr(c) for c in self.rest_calls[-10:]) or "(none)"
+        problems = "\n  ".join(self.problems()) or "(none)"
+        return (
+            f"timed out after {timeout}s waiting for {what}\n"
+            f"gateway connected: {self.connected}\nlast REST calls:\n  {recent}\nproblems:\n  {problems}"
+        )
+
+    async def wait_for_message(
+        self,
+        channel: ChannelRef,
+        predicate: Callable[[FakeMessage], Any] | None = None,
+        timeout: float = 5.0,
+        *,
+        after: int = 0,
+    ) -> FakeMessage:
+        """The first message in ``channel`` with id > ``after`` matching ``predicate`` (waits for it)."""
+
+        def find() -> FakeMessage | None:
+            for m in self.channel_messages(channel):
+                if m.id > after and (predicate is None or predicate(m)):
+                    return m
+            return None
+
+        return await self.wait_for(find, timeout, what=f"a message in channel {channel!r}")
+
+    async def wait_for_dm(
+        self, user: UserRef, predicate: Callable[[FakeMessage], Any] | None = None, timeout: float = 5.0
+    ) -> FakeMessage:
+        def find() -> FakeMessage | None:
+            return next((m for m in self.dms(user) if predicate is None or predicate(m)), None)
+
+        return await self.wait_for(find, timeout, what=f"a DM to {user!r}")
+
+    async def settle(self) -> None:
+        """Let the bot finish digesting the responses it got: wait until no request is in flight, then yield
+        to the event loop ``settle_iterations`` times (everything runs in one loop over loopback).
+
+        discord.py registers a view only after it has read the callback response, so clicks call this first.
+        """
+        await self.wait_for(lambda: self._inflight == 0, 5.0, what="in-flight requests to finish")
+        for _ in range(self.settle_iterations):
+            await asyncio.sleep(0)
+
+    # ================================================================================================================
+    # gateway
+    # ================================================================================================================
+    @property
+    def connected(self) -> bool:
+        return any(c.ready and not c.closed for c in self.connections)
+
+    async def wait_until_connected(self, timeout: float = 5.0) -> GatewayConnection:
+        """Wait until a bot has identified (READY and GUILD_CREATEs sent) and return its connection."""
+        return await self.wait_for(lambda: self._live_connection(), timeout, what="a bot to connect to the gateway")
+
+    def _live_connection(self, guild_id: int | None = None) -> GatewayConnection | None:
+        for conn in reversed(self.connections):
+            if conn.ready and not conn.closed and conn.session is not None and conn.session.covers(guild_id):
+                return conn
+        return None
+
+    async def _gateway_handler(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        conn = GatewayConnection(self, ws, dict(request.query))
+        self.connections.append(conn)
+        self._notify()
+        await conn.run()
+        return ws
+
+    def _connection_ready(self, conn: GatewayConnection) -> None:
+        self._notify()
+
+    def _connection_closed(self, conn: GatewayConnection) -> None:
+        self._notify()
+
+    async def reconnect_gateway(self) -> None:
+        """Send op 7 RECONNECT on live connections; discord.py reconnects and RESUMEs its session."""
+        for conn in self.connections:
+            if conn.ready and not conn.closed:
+                await conn.send_op(7, None)
+
+    async def dispatch_event(self, event: str, data: dict[str, Any], guild_id: int | None = None) -> None:
+        """Send an arbitrary DISPATCH event to the connected bot (e.g. ``GUILD_MEMBER_ADD``)."""
+        conn = await self.wait_for(lambda: self._live_connection(guild_id), 5.0, what="a connected bot")
+        await conn.dispatch(event, data)
+
+    def _guild_create_payload(self, guild: FakeGuild, intents: int) -> dict[str, Any]:
+        members = [self._bot_member_payload(guild)]
+        if intents & GUILD_MEMBERS_INTENT:
+            members += [m.payload() for m in guild.members.values()]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": guild.locale,
+            "features": [],
+            "roles": guild.roles_payload(),
+            "emojis": [],
+            "stickers": [],
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "vanity_url_code": None,
+            "application_id": None,
+            "joined_at": guild.joined_at,
+            "large": False,
+            "unavailable": False,
+            "lazy": True,
+            "member_count": len(members),
+            "members": members,
+            "channels": [c.payload() for c in guild.channels.values()],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def _bot_member_payload(self, guild: FakeGuild) -> dict[str, Any]:
+        return FakeMember(
+            user=self.bot_user,
+            guild_id=guild.id,
+            permissions=guild.bot_permissions,
+            roles=[guild.bot_role_id],
+            joined_at=guild.joined_at,
+        ).payload()
+
+    def _application_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.application_id),
+            "name": self.bot_user.name,
+            "icon": None,
+            "description": "Dice Tavern (fake)",
+            "summary": "",
+            "type": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "owner": self.owner.payload(),
+            "team": None,
+            "flags": self.application_flags,
+            "bot": self.bot_user.payload(),
+            "interactions_endpoint_url": None,
+            "install_params": None,
+            "integration_types_config": {"0": {}},
+            "approximate_guild_count": len(self.guilds),
+        }
+
+    # ================================================================================================================
+    # REST-side state changes (called by rest.py)
+    # ================================================================================================================
+    def _authorized(self, header: str | None) -> bool:
+        if not header or not header.startswith("Bot "):
+            return False
+        return self.token is None or header == f"Bot {self.token}"
+
+    def _user(self, user: UserRef) -> FakeUser:
+        return user if isinstance(user, FakeUser) else self.users[user]
+
+    def _dm_channel(self, user: FakeUser) -> FakeChannel:
+        if user.dm_channel is None:
+            user.dm_channel = FakeChannel(id=self.snowflake(), name=f"dm-{user.name}", type=1, recipient=user)
+            self.channels[user.dm_channel.id] = user.dm_channel
+        return user.dm_channel
+
+    def _store_commands(
+        self, scope: int | None, commands: list[dict[str, Any]], *, overwrite: bool
+    ) -> list[dict[str, Any]]:
+        existing = self._commands.get(scope, [])
+        by_key = {(c["name"], c.get("type", 1)): c for c in existing}
+        stored: list[dict[str, Any]] = []
+        for raw in commands:
+            key = (raw["name"], raw.get("type", 1))
+            old = by_key.get(key)
+            cmd = {
+                "type": 1,
+                "description": "",
+                "options": [],
+                "default_member_permissions": None,
+                "dm_permission": True,
+                "nsfw": False,
+                "integration_types": [0],
+                "contexts": None,
+                "name_localizations": None,
+                "description_localizations": None,
+                **raw,
+                "id": old["id"] if old else str(self.snowflake()),
+                "application_id": str(self.application_id),
+                "version": str(self.snowflake()),
+            }
+            if cmd["default_member_permissions"] is not None:  # Discord echoes it as a string
+                cmd["default_member_permissions"] = str(cmd["default_member_permissions"])
+            if scope is not None:
+                cmd["guild_id"] = str(scope)
+            stored.append(cmd)
+            by_key[key] = cmd
+        if overwrite:
+            self._commands[scope] = stored
+            self.command_syncs.append((scope, stored))
+        else:
+            self._commands[scope] = list(by_key.values())
+        self._notify()
+        return stored
+
+    def _rate_limit_check(self, channel_id: int) -> float | None:
+        """Record a channel POST; return ``retry_after`` if it must be refused (mode ``enforce``)."""
+        now = time.monotonic()
+        limit, window = self.channel_rate_limit
+        posts = self._channel_posts.setdefault(channel_id, [])
+        recent = [t for t in posts if now - t < window]
+        if self.rate_limit != "off" and len(recent) >= limit:
+            self.rate_limit_violations.append(RateLimitViolation(channel_id, now, len(recent) + 1))
+            if self.rate_limit == "enforce":
+                return max(0.001, window - (now - recent[0]))
+        posts.append(now)
+        return None
+
+    def _new_message(
+        self,
+        channel: FakeChannel,
+        body: dict[str, Any],
+        files: list[dict[str, Any]],
+        *,
+        kind: Literal["channel", "interaction_response", "followup"],
+        interaction: InteractionRecord | None = None,
+        extra_flags: int = 0,
+        type_: int = 0,
+    ) -> FakeMessage:
+        allowed = CREATE_FLAGS if interaction is not None else CREATE_FLAGS & ~EPHEMERAL  # no ephemeral channel sends
+        flags = (int(body.get("flags") or 0) & allowed) | extra_flags
+        embeds = list(body.get("embeds") or ([body["embed"]] if body.get("embed") else []))
+        message = FakeMessage(
+            id=self.snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=self.bot_user,
+            content=body.get("content") or "",
+            embeds=embeds,
+            components=list(body.get("components") or []),
+            flags=flags,
+            attachments=self._attachments(files),
+            kind=kind,
+            type=type_,
+            interaction=interaction,
+            visible_to=interaction.user.id if interaction is not None and flags & EPHEMERAL else None,
+            message_reference=body.get("message_reference"),
+        )
+        message.snapshot(f"create {kind}")
+        self.messages[message.id] = message
+        self._notify()
+        return message
+
+    def _attachments(self, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for f in files:
+            aid = self.snowflake()
+            url = f"http://{self.host}:{self.port}/attachments/{aid}/{f['filename']}"
+            out.append({"id": str(aid), "filename": f["filename"], "size": f["size"], "url": url, "proxy_url": url})
+        return out
+
+    def _create_message(self, channel: FakeChannel, body: dict[str, Any], files: list[dict[str, Any]]) -> FakeMessage:
+        return self._new_message(channel, body, files, kind="channel")
+
+    def _interaction_channel(self, rec: InteractionRecord) -> FakeChannel:
+        return self.channels[rec.channel_id]
+
+    def _create_interaction_message(
+        self, rec: InteractionRecord, data: dict[str, Any], files: list[dict[str, Any]], *, loading: bool
+    ) -> FakeMessage:
+        body = {"flags": int(data.get("flags") or 0) & EPHEMERAL} if loading else data
+        return self._new_message(
+            self._interaction_channel(rec),
+            body,
+            files,
+            kind="interaction_response",
+            interaction=rec,
+            extra_flags=LOADING if loading else 0,
+            type_=20 if rec.type == 2 else 0,
+        )
+
+    def _create_followup(
+        self, rec: InteractionRecord, body: dict[str, Any], files: list[dict[str, Any]]
+    ) -> FakeMessage:
+        message = self._new_message(self._interaction_channel(rec), body, files, kind="followup", interaction=rec)
+        rec.followups.append(message)
+        self._notify()
+        return message
+
+    def _apply_edit(self, message: FakeMessage, body: dict[str, Any], files: list[dict[str, Any]], *, via: str) -> None:
+        was_loading = message.loading
+        if "content" in body:
+            message.content = body["content"] or ""
+        if "embeds" in body:
+            message.embeds = list(body["embeds"] or [])
+        elif "embed" in body:
+            message.embeds = [body["embed"]] if body["embed"] else []
+        if "components" in body:
+            message.components = list(body["components"] or [])
+        if "flags" in body and body["flags"] is not None:
+            changeable = (1 << 2) | IS_COMPONENTS_V2
+            kept_v2 = message.flags & IS_COMPONENTS_V2  # once set, components v2 cannot be removed
+            message.flags = (message.flags & ~changeable) | (int(body["flags"]) & changeable) | kept_v2
+        if "attachments" in body or files:
+            keep_ids = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = message.attachments
+            if "attachments" in body:
+                kept = [a for a in message.attachments if a["id"] in keep_ids]
+            message.attachments = kept + self._attachments(files)
+        message.flags &= ~LOADING
+        if not was_loading:
+            message.edited_timestamp = utcnow_iso()
+        message.snapshot(via)
+        self._notify()
+
+    def _delete_message(self, message: FakeMessage) -> None:
+        message.deleted = True
+        self._notify()
+
+    # ================================================================================================================
+    # test-side user API: interactions
+    # ================================================================================================================
+    def _base_interaction(
+        self,
+        *,
+        type_: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        locale: str | None,
+        message: FakeMessage | None = None,
+    ) -> tuple[int, str, dict[str, Any]]:
+        iid = self.snowflake()
+        token = f"fake-interaction-{iid}-{secrets.token_hex(8)}"
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": type_,
+            "token": token,
+            "version": 1,
+            "locale": locale or user.locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "data": data,
+            "channel_id": str(channel.id),
+        }
+        if channel.is_dm:
+            payload["user"] = user.payload()
+            payload["channel"] = channel.payload()
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": str(user.id)}
+            payload["app_permissions"] = str(DEFAULT_BOT_PERMISSIONS)
+        else:
+            guild = self.guilds[channel.guild_id]  # type: ignore[index]
+            member = guild.members.get(user.id)
+            if member is None:
+                raise FakeDiscordError(f"{user!r} is not a member of {guild!r}; add_user(..., guild=guild)")
+            payload["guild_id"] = str(guild.id)
+            payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
+            payload["guild_locale"] = guild.locale
+            channel_payload = channel.payload()
+            channel_payload["permissions"] = str(member.permissions)
+            payload["channel"] = channel_payload
+            payload["member"] = member.payload(with_permissions=True)
+            payload["context"] = 0
+            payload["authorizing_integration_owners"] = {"0": str(guild.id)}
+            payload["app_permissions"] = str(guild.bot_permissions | guild.everyone_permissions)
+        if message is not None:
+            payload["message"] = message.payload(self.application_id)
+        return iid, token, payload
+
+    async def _dispatch_interaction(self, rec: InteractionRecord, timeout: float) -> InteractionRecord:
+        conn = await self.wait_for(
+            lambda: self._live_connection(rec.guild_id), timeout, what="a connected bot to receive the interaction"
+        )
+        self.interactions.append(rec)
+        self._interactions[rec.id] = rec
+        self._interactions_by_token[rec.token] = rec
+        rec.dispatched_at = time.monotonic()
+        await conn.dispatch("INTERACTION_CREATE", rec.payload)
+        self._notify()
+        return rec
+
+    def _resolve_channel(self, user: FakeUser, channel: ChannelRef | None) -> FakeChannel:
+        if channel is None:
+            return self._dm_channel(user)
+        return channel if isinstance(channel, FakeChannel) else self.channels[channel]
+
+    def _check_command_permissions(self, cmd: dict[str, Any] | None, user: FakeUser, channel: FakeChannel) -> None:
+        if cmd is None:
+            return
+        if channel.is_dm:
+            contexts = cmd.get("contexts")
+            if (contexts is not None and 1 not in contexts) or cmd.get("dm_permission") is False or cmd.get("guild_id"):
+                raise CommandUnavailable(f"/{cmd['name']} cannot be used in DMs")
+            return
+        required = cmd.get("default_member_permissions")
+        if required is None:
+            return
+        guild = self.guilds[channel.guild_id]  # type: ignore[index]
+        member = guild.members[user.id]
+        if guild.owner_id == user.id or member.permissions & _ADMINISTRATOR:
+            return
+        need = int(required)
+        if need == 0 or member.permissions & need != need:
+            missing = [name for name, on in discord.Permissions(need & ~member.permissions) if on] or ["(disabled)"]
+            raise CommandUnavailable(f"{user.name} cannot see /{cmd['name']}: lacks {missing}")
+
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: ChannelRef | None,
+        name: str,
+        *path: str,
+        options: dict[str, Any] | None = None,
+        locale: str | None = None,
+        check_permissions: bool = True,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """``/name [group] [subcommand] options…`` typed by ``user`` in ``channel`` (``None`` = the user's DM).
+
+        If the bot synced its commands, the registered schema gives option types/nesting and is enforced like
+        the Discord client would (unknown command/subcommand/option, missing required option, choices,
+        min/max, ``default_member_permissions``): violations raise :class:`CommandUnavailable`.
+        Returns the :class:`InteractionRecord` right after dispatch; ``await record.response()`` for the reply.
+        """
+        ch = self._resolve_channel(user, channel)
+        cmd = self.find_command(name, ch.guild_id)
+        if cmd is None and self.strict_commands:
+            raise CommandUnavailable(f"/{name} is not registered (the bot did not sync it)")
+        if check_permissions:
+            self._check_command_permissions(cmd, user, ch)
+        data = build_command_data(
+            name=name,
+            path=path,
+            options=dict(options or {}),
+            registered=cmd,
+            users=self.users,
+            guild=self.guilds.get(ch.guild_id) if ch.guild_id else None,
+            command_id=int(cmd["id"]) if cmd else self.snowflake(),
+        )
+        iid, token, payload = self._base_interaction(type_=2, user=user, channel=ch, data=data, locale=locale)
+        rec = InteractionRecord(
+            self,
+            id=iid,
+            token=token,
+            type=2,
+            user=user,
+            guild_id=ch.guild_id,
+            channel_id=ch.id,
+            payload=payload,
+            command_path=" ".join((name, *path)),
+        )
+        return await self._dispatch_interaction(rec, timeout)
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: ChannelRef | None,
+        name: str,
+        *path: str,
+        options: dict[str, Any],
+        focused: str | None = None,
+        locale: str | None = None,
+        timeout: float = 5.0,
+    ) -> list[dict[str, Any]]:
+        """Type into option ``focused`` (default: the only/last option given) and return the bot's choices
+        (``[{"name": …, "value": …}, …]``). The record is ``fake.interactions[-1]``."""
+        ch = self._resolve_channel(user, channel)
+        focus = focused if focused is not None else list(options)[-1]
+        cmd = self.find_command(name, ch.guild_id)
+        data = build_command_data(
+            name=name,
+            path=path,
+            options=dict(options),
+            registered=cmd,
+            users=self.users,
+            guild=self.guilds.get(ch.guild_id) if ch.guild_id else None,
+            command_id=int(cmd["id"]) if cmd else self.snowflake(),
+            focused=focus,
+        )
+        iid, token, payload = self._base_interaction(type_=4, user=user, channel=ch, data=data, locale=locale)
+        rec = InteractionRecord(
+            self,
+            id=iid,
+            token=token,
+            type=4,
+            user=user,
+            guild_id=ch.guild_id,
+            channel_id=ch.id,
+            payload=payload,
+            command_path=" ".join((name, *path)),
+        )
+        await self._dispatch_interaction(rec, timeout)
+        await self.wait_for(lambda: rec.acknowledged, timeout, what=f"autocomplete choices for {focus!r}")
+        return list(rec.choices or [])
+
+    def _component_for(self, user: FakeUser, message: FakeMessage, custom_id: str, types: set[int]) -> dict[str, Any]:
+        if message.deleted:
+            raise ComponentUnavailable(f"message {message.id} was deleted")
+        if message.visible_to is not None and message.visible_to != user.id:
+            raise ComponentUnavailable(f"{user.name} cannot see ephemeral message {message.id}")
+        comp = message.find_component(custom_id)
+        if comp is None:
+            raise ComponentUnavailable(
+                f"no component {custom_id!r} on message {message.id}; it has {message.custom_ids()}"
+            )
+        if comp.get("type") not in types:
+            raise ComponentUnavailable(f"component {custom_id!r} has type {comp.get('type')}, expected {types}")
+        if comp.get("disabled"):
+            raise ComponentUnavailable(f"component {custom_id!r} is disabled")
+        return comp
+
+    async def _component_interaction(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        data: dict[str, Any],
+        locale: str | None,
+        timeout: float,
+    ) -> InteractionRecord:
+        await self.settle()
+        channel = self.channels[message.channel_id]
+        iid, token, payload = self._base_interaction(
+            type_=3, user=user, channel=channel, data=data, locale=locale, message=message
+        )
+        rec = InteractionRecord(
+            self,
+            id=iid,
+            token=token,
+            type=3,
+            user=user,
+            guild_id=channel.guild_id,
+            channel_id=channel.id,
+            payload=payload,
+            custom_id=custom_id,
+            component_message=message,
+        )
+        return await self._dispatch_interaction(rec, timeout)
+
+    async def click(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        custom_id: str,
+        *,
+        locale: str | None = None,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """``user`` clicks the button ``custom_id`` on a recorded message (its current components)."""
+        msg = message if isinstance(message, FakeMessage) else self.messages[message]
+        comp = self._component_for(user, msg, custom_id, {2})
+        if comp.get("style") in (5, 6):
+            raise ComponentUnavailable(f"button {custom_id!r} is a link/premium button")
+        data = {"custom_id": custom_id, "component_type": 2}
+        if comp.get("id") is not None:
+            data["id"] = comp["id"]
+        return await self._component_interaction(user, msg, custom_id, data, locale, timeout)
+
+    async def select(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        custom_id: str,
+        values: Sequence[Any],
+        *,
+        locale: str | None = None,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """``user`` picks ``values`` in the select ``custom_id``. String selects check values against
+        the options and ``min_values``/``max_values``; user selects (type 5) take :class:`FakeUser`/ids."""
+        msg = message if isinstance(message, FakeMessage) else self.messages[message]
+        comp = self._component_for(user, msg, custom_id, {3, 5, 6, 7, 8})
+        ctype = int(comp["type"])
+        lo, hi = int(comp.get("min_values", 1)), int(comp.get("max_values", 1))
+        if not lo <= len(values) <= hi:
+            raise ComponentUnavailable(f"select {custom_id!r} takes {lo}..{hi} values, got {len(values)}")
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": ctype}
+        if ctype == 3:
+            allowed = [o["value"] for o in comp.get("options", [])]
+            bad = [v for v in values if v not in allowed]
+            if bad:
+                raise ComponentUnavailable(f"select {custom_id!r} has no option(s) {bad}; options: {allowed}")
+            data["values"] = list(values)
+        else:
+            ids = [str(v.id if isinstance(v, FakeUser | FakeChannel) else v) for v in values]
+            data["values"] = ids
+            if ctype in (5, 7):
+                users = {i: self.users[int(i)] for i in ids if int(i) in self.users}
+                resolved: dict[str, Any] = {"users": {i: u.payload() for i, u in users.items()}}
+                guild = self.guilds.get(msg.guild_id) if msg.guild_id else None
+                if guild is not None:
+                    resolved["members"] = {
+                        i: guild.members[int(i)].payload(with_user=False, with_permissions=True)
+                        for i in users
+                        if int(i) in guild.members
+                    }
+                data["resolved"] = resolved
+        return await self._component_interaction(user, msg, custom_id, data, locale, timeout)
+
+    async def submit_modal(
+        self,
+        user: FakeUser,
+        opened_by: InteractionRecord,
+        values: dict[str, str | list[str]],
+        *,
+        locale: str | None = None,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """Fill in and submit the modal the bot opened (callback type 9) in answer to ``opened_by``.
+
+        ``values`` maps each text input's ``custom_id`` to its text (or a select's list of values);
+        inputs not given are sent empty.
+        """
+        modal = opened_by.modal
+        if modal is None:
+            raise ComponentUnavailable(f"{opened_by.describe()} did not open a modal")
+        await self.settle()
+
+        def fill(comps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            out: list[dict[str, Any]] = []
+            for comp in comps:
+                t = comp.get("type")
+                if t == 1:
+                    out.append({"type": 1, "components": fill(comp.get("components", []))})
+                elif t == 18:
+                    out.append({"type": 18, "id": comp.get("id"), "component": fill([comp["component"]])[0]})
+                elif "custom_id" in comp:
+                    cid = comp["custom_id"]
+                    value = values.get(cid, "" if t == 4 else [])
+                    key = "value" if t == 4 else "values"
+                    out.append({"type": t, "id": comp.get("id"), "custom_id": cid, key: value})
+            return out
+
+        inputs = {c["custom_id"] for c in iter_components(modal.get("components", [])) if "custom_id" in c}
+        unknown = set(values) - inputs
+        if unknown:
+            raise ComponentUnavailable(f"modal {modal.get('custom_id')!r} has no input(s) {sorted(unknown)}")
+        data = {"custom_id": modal["custom_id"], "components": fill(modal.get("components", []))}
+        channel = self.channels[opened_by.channel_id]
+        message = opened_by.component_message
+        iid, token, payload = self._base_interaction(
+            type_=5, user=user, channel=channel, data=data, locale=locale, message=message
+        )
+        rec = InteractionRecord(
+            self,
+            id=iid,
+            token=token,
+            type=5,
+            user=user,
+            guild_id=channel.guild_id,
+            channel_id=channel.id,
+            payload=payload,
+            custom_id=modal["custom_id"],
+            component_message=message,
+        )
+        return await self._dispatch_interaction(rec, timeout)
+
+    def interaction(self, interaction_id: int) -> InteractionRecord:
+        return self._interactions[interaction_id]
+
+
+def _perm(value: int | discord.Permissions) -> int:
+    return value.value if isinstance(value, discord.Permissions) else int(value)

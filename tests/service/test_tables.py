@@ -1,0 +1,282 @@
+"""The table service and the store on a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.games import IllegalMove, act
+from bot.games.dice import ScriptedDice, SeededDice
+from bot.store import Store, repo
+from bot.tables import Seat, TableError, TableService
+
+GUILD, CHANNEL = 1, 10
+ALICE, BOB, CAROL = Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "tavern.sqlite3")
+
+
+async def open_service(db, dice, clock=None):
+    store = await Store.open(db)
+    service = TableService(store, dice, clock=clock or Clock(), run_dispatcher=False)
+    await service.start()
+    return service
+
+
+async def close_service(service):
+    await service.stop()
+    await service.store.close()
+
+
+async def pig_table(service, *seats, **options):
+    await service.create(GUILD, CHANNEL, seats[0], "pig", options)
+    for seat in seats[1:]:
+        await service.join(CHANNEL, seat)
+    return await service.start_game(CHANNEL, seats[0].id)
+
+
+def mover(table):
+    return table.seats[table.engine.to_act(table.state)[0]].id
+
+
+async def test_lobby_rules(db):
+    service = await open_service(db, SeededDice(1))
+    await service.create(GUILD, CHANNEL, ALICE, "pig")
+    with pytest.raises(TableError) as e:
+        await service.create(GUILD, CHANNEL, BOB, "mia")
+    assert e.value.code == "table_exists"
+    with pytest.raises(TableError) as e:
+        await service.join(CHANNEL, ALICE)
+    assert e.value.code == "already_joined"
+    with pytest.raises(TableError) as e:
+        await service.start_game(CHANNEL, ALICE.id)
+    assert e.value.code == "not_enough_players" and e.value.params["min"] == 2
+    await service.join(CHANNEL, BOB)
+    with pytest.raises(TableError) as e:
+        await service.start_game(CHANNEL, BOB.id)
+    assert e.value.code == "only_host"
+    with pytest.raises(TableError) as e:
+        await service.act(CHANNEL, ALICE.id, "roll")
+    assert e.value.code == "not_running"
+    await service.leave(CHANNEL, ALICE.id)  # the host leaves: Bob hosts
+    table = service.table(CHANNEL)
+    assert table.host_id == BOB.id and [s.id for s in table.seats] == [BOB.id]
+    await service.leave(CHANNEL, BOB.id)  # empty: the lobby closes
+    with pytest.raises(TableError) as e:
+        service.table(CHANNEL)
+    assert e.value.code == "no_table"
+    await close_service(service)
+
+
+async def test_bad_options_are_refused_with_the_option_named(db):
+    service = await open_service(db, SeededDice(1))
+    with pytest.raises(TableError) as e:
+        await service.create(GUILD, CHANNEL, ALICE, "pig", {"target": 5})
+    assert e.value.code == "bad_option" and e.value.params["option"] == "target"
+    assert CHANNEL not in service.by_channel
+    await close_service(service)
+
+
+async def test_guild_default_options_and_timeout(db):
+    service = await open_service(db, SeededDice(1))
+    await service.set_default_options(GUILD, "pig", {"target": 50})
+    with pytest.raises(TableError):
+        await service.set_default_options(GUILD, "pig", {"dice": 7})
+    with pytest.raises(TableError) as e:
+        await service.set_timeout(GUILD, 5)
+    assert e.value.code == "bad_timeout"
+    await service.set_timeout(GUILD, 30)
+    await close_service(service)
+    service = await open_service(db, SeededDice(1))
+    table = await service.create(GUILD, CHANNEL, ALICE, "pig", {"dice": 2})
+    assert table.options["target"] == 50 and table.options["dice"] == 2
+    assert await service.turn_timeout(GUILD) == 30
+    await close_service(service)
+
+
+async def test_only_the_player_to_act_may_act_and_nothing_changes(db):
+    service = await open_service(db, ScriptedDice([3, 4]))
+    table = await pig_table(service, ALICE, BOB)
+    before = (table.engine.dumps(table.state), table.version)
+    with pytest.raises(IllegalMove) as e:
+        await service.act(CHANNEL, BOB.id, "roll")
+    assert e.value.code == "not_your_turn"
+    with pytest.raises(TableError) as e:
+        await service.act(CHANNEL, CAROL.id, "roll")
+    assert e.value.code == "not_a_player"
+    with pytest.raises(IllegalMove) as e:
+        await service.act(CHANNEL, ALICE.id, "hold")
+    assert e.value.code == "hold_before_roll"
+    assert (table.engine.dumps(table.state), table.version) == before
+    assert [r["action"] for r in await repo.actions(service.store, table.id)] == ["start"]
+    await close_service(service)
+
+
+def scripted_faces(n=400, seed=7):
+    rng = SeededDice(seed)
+    return rng.roll(n)
+
+
+async def test_reopening_the_store_between_any_two_actions_continues_the_same_game(db, tmp_path):
+    faces = scripted_faces()
+    # Reference: one uninterrupted game.
+    ref = await open_service(str(tmp_path / "ref.sqlite3"), ScriptedDice([*faces]))
+    await pig_table(ref, ALICE, BOB, target=40)
+    table = ref.table(CHANNEL)
+    while table.running:
+        seat = table.engine.to_act(table.state)[0]
+        await ref.act(CHANNEL, table.seats[seat].id, "hold" if table.state.turn_total >= 12 else "roll")
+    reference = table.engine.dumps(table.state)
+    await close_service(ref)
+
+    dice = ScriptedDice([*faces])
+    service = await open_service(db, dice)
+    await pig_table(service, ALICE, BOB, target=40)
+    restarts = 0
+    while True:
+        table = service.by_channel.get(CHANNEL)
+        if table is None:
+            break
+        seat = table.engine.to_act(table.state)[0]
+        action = "hold" if table.state.turn_total >= 12 else "roll"
+        await service.act(CHANNEL, table.seats[seat].id, action)
+        await close_service(service)  # crash-free restart after every single action
+        service = await open_service(db, dice)
+        restarts += 1
+    rows = await service.store.fetch_all("SELECT state, status FROM games")
+    assert rows[0]["status"] == "finished"
+    assert rows[0]["state"] == reference
+    assert restarts > 10
+    results = await service.store.fetch_all("SELECT user_id, won FROM results ORDER BY place")
+    assert len(results) == 2 and results[0]["won"] == 1
+    await close_service(service)
+
+
+async def test_twenty_concurrent_actions_apply_once_each_in_order_and_duplicates_are_refused(db):
+    service = await open_service(db, ScriptedDice([2, 3, 4, 5, 6] * 8))
+    table = await pig_table(service, ALICE, BOB, target=500)
+    player = mover(table)
+    ids = [f"i{n}" for n in range(20)]
+    tasks = [asyncio.create_task(service.act(CHANNEL, player, "roll", iid)) for iid in ids]
+    dupes = [asyncio.create_task(service.act(CHANNEL, player, "roll", iid)) for iid in ids[::4]]
+    done = await asyncio.gather(*tasks, *dupes, return_exceptions=True)
+    assert all(not isinstance(r, Exception) for r in done[:20])
+    assert all(isinstance(r, TableError) and r.code == "duplicate" for r in done[20:])
+    assert table.state.rolls_this_turn == 20
+    assert table.state.turn_total == sum([2, 3, 4, 5, 6] * 4)
+    logged = await repo.actions(service.store, table.id)
+    assert [r["interaction_id"] for r in logged if r["interaction_id"]] == ids
+    assert table.version == 21  # start + 20
+    await close_service(service)
+
+
+async def test_an_expired_deadline_applies_the_default_action(db):
+    clock = Clock()
+    service = await open_service(db, ScriptedDice([5]), clock)
+    table = await pig_table(service, ALICE, BOB)
+    first = table.engine.to_act(table.state)[0]
+    await service.act(CHANNEL, table.seats[first].id, "roll")  # a 5
+    clock.now += 119
+    assert await service.run_due() == 0
+    clock.now += 2
+    assert await service.run_due() == 1
+    assert table.state.scores[first] == 5  # Pig's default: hold after a roll
+    assert table.state.current != first
+    logged = await repo.actions(service.store, table.id)
+    assert logged[-1]["action"] == "timeout"
+    await close_service(service)
+
+
+async def test_a_deadline_survives_a_restart(db):
+    clock = Clock()
+    service = await open_service(db, ScriptedDice(), clock)
+    table = await pig_table(service, ALICE, BOB)
+    first = table.engine.to_act(table.state)[0]
+    await close_service(service)
+    service = await open_service(db, ScriptedDice(), clock)
+    clock.now += 121
+    assert await service.run_due() == 1
+    assert service.table(CHANNEL).state.current != first
+    await close_service(service)
+
+
+async def test_three_consecutive_timeouts_forfeit_the_player(db):
+    clock = Clock()
+    service = await open_service(db, ScriptedDice([3] * 100), clock)
+    table = await pig_table(service, ALICE, BOB, CAROL)
+    sleeper = table.engine.to_act(table.state)[0]
+    for _ in range(3):
+        for _ in range(3):  # one full round of timeouts for everyone
+            if not table.running:
+                break
+            current = table.engine.to_act(table.state)[0]
+            if current == sleeper:
+                clock.now += 121
+                assert await service.run_due() == 1
+            else:
+                await service.act(CHANNEL, table.seats[current].id, "roll")
+                if table.running and table.engine.to_act(table.state)[0] == current:
+                    await service.act(CHANNEL, table.seats[current].id, "hold")
+    assert table.state.active[sleeper] is False
+    logged = await repo.actions(service.store, table.id)
+    assert [r["action"] for r in logged if r["seat"] == sleeper].count("timeout") == 3
+    assert [r["action"] for r in logged if r["seat"] == sleeper][-1] == "forfeit:timeouts"
+    await close_service(service)
+
+
+async def test_an_idle_lobby_expires(db):
+    clock = Clock()
+    service = await open_service(db, SeededDice(1), clock)
+    await service.create(GUILD, CHANNEL, ALICE, "pig")
+    clock.now += 16 * 60
+    assert await service.run_due() == 1
+    assert CHANNEL not in service.by_channel
+    row = await service.store.fetch_one("SELECT status FROM games")
+    assert row["status"] == "cancelled"
+    await close_service(service)
+
+
+async def test_cancel_needs_the_host_or_an_admin(db):
+    service = await open_service(db, SeededDice(1))
+    await pig_table(service, ALICE, BOB)
+    with pytest.raises(TableError) as e:
+        await service.cancel(CHANNEL, BOB.id)
+    assert e.value.code == "only_host_or_admin"
+    await service.cancel(CHANNEL, BOB.id, is_admin=True)
+    assert CHANNEL not in service.by_channel
+    await close_service(service)
+
+
+async def test_leaving_a_running_game_forfeits_and_the_last_player_wins(db):
+    service = await open_service(db, SeededDice(1))
+    table = await pig_table(service, ALICE, BOB)
+    await service.leave(CHANNEL, BOB.id)
+    assert table.status == "finished"
+    board = await repo.leaderboard(service.store, GUILD, "pig", 10)
+    assert [(r.user_id, r.wins, r.games) for r in board] == [(ALICE.id, 1, 1), (BOB.id, 0, 1)]
+    await close_service(service)
+
+
+async def test_a_single_action_writes_state_action_and_deadline_in_one_transaction(db):
+    service = await open_service(db, ScriptedDice([4]))
+    table = await pig_table(service, ALICE, BOB)
+    batches = service.store.batches
+    await service.act(CHANNEL, mover(table), act("roll"))
+    assert service.store.batches == batches + 1
+    row = await service.store.fetch_one(
+        "SELECT g.version, d.version AS dv FROM games g JOIN deadlines d ON d.game_id = g.id"
+    )
+    assert row["version"] == row["dv"] == 2
+    await close_service(service)
