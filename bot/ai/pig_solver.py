@@ -15,11 +15,11 @@ fixed roll/hold policy every state of a pair's turn is *linear* in the bust valu
 (``V = a + c b``), so the pair ``x_i = a_i + c_i (1 - x_j)``, ``x_j = a_j + c_j (1 - x_i)`` is
 solved exactly; the greedy policy is then recomputed and the step repeated until the policy no
 longer changes (policy iteration, i.e. Newton's method on the piecewise-linear equations; it
-typically takes 2-4 passes; plain value iteration is the fallback if it ever cycles). Every pass
+takes about 4 passes per layer; plain value iteration is the fallback if it ever cycles). Every pass
 is vectorised with numpy over all the pairs of a layer; the turn total ``k`` is the only Python loop.
 With ``double_ones=lose_score`` a snake-eyes roll sends the roller to 0, which links a layer to
 lower ones; that variant wraps the layered solve in an outer fixed-point iteration on
-``P(j, 0, 0)`` (about ten rounds).
+``P(j, 0, 0)`` (about 15 rounds, ~10 s at target 100).
 
 **Table format** (stdlib only to read; see :class:`PigPolicy`). One bit per non-terminal state,
 ``1`` = roll, ``0`` = hold, for ``0 <= i, j < target`` and ``0 <= k < target - i`` (505,000

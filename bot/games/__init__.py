@@ -36,5 +36,13 @@ def available_games() -> list[str]:
 
 
 __all__ = [
-    "Action", "Engine", "Event", "IllegalMove", "InvalidOptions", "Outcome", "act", "available_games", "get_engine",
+    "Action",
+    "Engine",
+    "Event",
+    "IllegalMove",
+    "InvalidOptions",
+    "Outcome",
+    "act",
+    "available_games",
+    "get_engine",
 ]

@@ -148,8 +148,12 @@ class Mia(Engine[MiaState, MiaOptions]):
 
     def new_game(self, players: int, options: MiaOptions, dice: DiceSource) -> tuple[MiaState, list[Event]]:
         if not self.min_players <= players <= self.max_players:
-            raise IllegalMove("player_count", f"Mia takes {self.min_players}-{self.max_players} players.",
-                              min=self.min_players, max=self.max_players)
+            raise IllegalMove(
+                "player_count",
+                f"Mia takes {self.min_players}-{self.max_players} players.",
+                min=self.min_players,
+                max=self.max_players,
+            )
         starter = dice.sample(range(players), 1)[0]
         s = MiaState(options, [options.lives] * players, [True] * players, starter, starter)
         events = [Event("start", {"players": players, "starter": starter, "lives": options.lives})]
@@ -234,25 +238,36 @@ class Mia(Engine[MiaState, MiaOptions]):
             raise IllegalMove("illegal_action", f"{name} takes no value.", action=str(action))
         if name == "blind_pass":
             if s.options.blind_pass == "off":
-                raise IllegalMove("blind_pass_not_allowed", "Blind passes are not enabled at this table.",
-                                  reason="off")
+                raise IllegalMove("blind_pass_not_allowed", "Blind passes are not enabled at this table.", reason="off")
             if s.phase == AWAIT_MIA_RESPONSE:
                 raise IllegalMove("blind_pass_not_allowed", "You cannot pass a Mia on.", reason="mia")
         if s.phase != PHASE_OF[name]:
             expected = sorted({a.name for a in self.legal_actions(s, s.holder)})
-            raise IllegalMove("wrong_phase", f"You cannot {name} now; you may: {', '.join(expected)}.",
-                              phase=s.phase, action=name, expected=expected)
+            raise IllegalMove(
+                "wrong_phase",
+                f"You cannot {name} now; you may: {', '.join(expected)}.",
+                phase=s.phase,
+                action=name,
+                expected=expected,
+            )
         if name == "peek" and s.looked:
             raise IllegalMove("already_looked", "You have already seen these dice.")
         if name == "claim":
             self._check_raise(s, args[0], values_above(s.claim, s.options.doubles_order))
         if name == "blind_pass":
             if s.options.blind_pass == "first_receiver" and s.claims != 1:
-                raise IllegalMove("blind_pass_not_allowed", "Only the first receiver of a round may pass blind.",
-                                  reason="first_receiver")
+                raise IllegalMove(
+                    "blind_pass_not_allowed",
+                    "Only the first receiver of a round may pass blind.",
+                    reason="first_receiver",
+                )
             if args[0] == s.claim and self._loop_guarded(s):
-                raise IllegalMove("loop_guard", f"{s.claim} has gone round blind; challenge, roll or pass higher.",
-                                  claim=s.claim, streak=s.blind_streak)
+                raise IllegalMove(
+                    "loop_guard",
+                    f"{s.claim} has gone round blind; challenge, roll or pass higher.",
+                    claim=s.claim,
+                    streak=s.blind_streak,
+                )
             self._check_raise(s, args[0], self._blind_values(s))
         if action not in self.legal_actions(s, s.holder):  # belt and braces: legal_actions is the authority
             raise IllegalMove("illegal_action", f"{action} is not a legal move now.", action=str(action))
@@ -261,8 +276,13 @@ class Mia(Engine[MiaState, MiaOptions]):
     def _check_raise(s: MiaState, value: int, allowed: list[int]) -> None:
         if value not in allowed:
             lowest = allowed[0] if allowed else None
-            raise IllegalMove("claim_not_higher", f"{value} does not beat {s.claim}: announce at least {lowest}.",
-                              claim=s.claim, min=lowest, value=value)
+            raise IllegalMove(
+                "claim_not_higher",
+                f"{value} does not beat {s.claim}: announce at least {lowest}.",
+                claim=s.claim,
+                min=lowest,
+                value=value,
+            )
 
     def _claim(self, s: MiaState, player: int, value: int, dice: DiceSource, *, blind: bool) -> list[Event]:
         """An announcement (M-3/M-4) or a blind pass (D-M3); either way ``player`` becomes responsible."""
@@ -294,8 +314,11 @@ class Mia(Engine[MiaState, MiaOptions]):
         for p, penalty, reason in losses:
             lost = min(penalty, s.lives[p])
             s.lives[p] -= lost
-            events.append(Event("life_lost", {"player": p, "lost": lost, "penalty": penalty,
-                                              "lives": s.lives[p], "reason": reason}))
+            events.append(
+                Event(
+                    "life_lost", {"player": p, "lost": lost, "penalty": penalty, "lives": s.lives[p], "reason": reason}
+                )
+            )
         fallen = [p for p, _, _ in losses if s.alive[p] and s.lives[p] == 0]
         events += self._eliminate(s, fallen)
         if self._finished(s, fallen):
@@ -338,8 +361,10 @@ class Mia(Engine[MiaState, MiaOptions]):
         s.claim = s.claimant = None
         s.claims = s.blind_streak = 0
         s.cup_dice = dice.roll(2, 6)
-        return [Event("round_start", {"round": s.round, "starter": starter, "lives": list(s.lives)}),
-                self._dice_event(s, starter)]
+        return [
+            Event("round_start", {"round": s.round, "starter": starter, "lives": list(s.lives)}),
+            self._dice_event(s, starter),
+        ]
 
     def _game_over(self, s: MiaState) -> list[Event]:
         s.phase = GAME_OVER
@@ -348,8 +373,12 @@ class Mia(Engine[MiaState, MiaOptions]):
         s.claims = s.blind_streak = 0
         ranking = self._ranking(s)
         s.winner = ranking[0][0]
-        return [Event("game_over", {"winner": s.winner, "loser": s.loser, "ranking": [list(t) for t in ranking],
-                                    "lives": list(s.lives)})]
+        return [
+            Event(
+                "game_over",
+                {"winner": s.winner, "loser": s.loser, "ranking": [list(t) for t in ranking], "lives": list(s.lives)},
+            )
+        ]
 
     def _ranking(self, s: MiaState) -> tuple[tuple[int, ...], ...]:
         """Survivors by lives (ties: seat order after the loser, M-8), then the eliminated, last out first."""
@@ -387,8 +416,10 @@ class Mia(Engine[MiaState, MiaOptions]):
         assert s.cup_dice is not None and s.claim is not None
         actual = value_of(s.cup_dice)
         truthful = rank(actual, s.options.doubles_order) >= rank(s.claim, s.options.doubles_order)
-        return Event("reveal", {"dice": list(s.cup_dice), "value": actual, "claim": s.claim, "claimant": s.claimant,
-                                "truthful": truthful})
+        return Event(
+            "reveal",
+            {"dice": list(s.cup_dice), "value": actual, "claim": s.claim, "claimant": s.claimant, "truthful": truthful},
+        )
 
     @staticmethod
     def _sees_dice(s: MiaState, player: int | None) -> bool:

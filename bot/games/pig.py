@@ -182,6 +182,7 @@ class Pig(Engine[PigState, PigOptions]):
     def outcome(self, state: PigState) -> Outcome | None:
         if state.winner is None:
             return None
+
         def key(i: int) -> tuple[bool, int]:  # players still in rank above forfeits, then by score
             return (not state.active[i], -state.scores[i])
 

@@ -22,9 +22,19 @@ def insert_game(row: dict[str, Any]) -> Statement:
         "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, seats, state, version,"
         " message_id, meta, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
-            row["guild_id"], row["channel_id"], row["game"], row["status"], row["host_id"], dumps(row["options"]),
-            dumps(row["seats"]), row.get("state"), row.get("version", 0), row.get("message_id"),
-            dumps(row.get("meta", {})), row["now"], row["now"],
+            row["guild_id"],
+            row["channel_id"],
+            row["game"],
+            row["status"],
+            row["host_id"],
+            dumps(row["options"]),
+            dumps(row["seats"]),
+            row.get("state"),
+            row.get("version", 0),
+            row.get("message_id"),
+            dumps(row.get("meta", {})),
+            row["now"],
+            row["now"],
         ),
     )
 
@@ -63,8 +73,7 @@ async def open_games(store: Store) -> list[sqlite3.Row]:
 
 async def recent_interactions(store: Store, game_id: int, limit: int = 50) -> list[str]:
     rows = await store.fetch_all(
-        "SELECT interaction_id FROM actions WHERE game_id = ? AND interaction_id IS NOT NULL"
-        " ORDER BY seq DESC LIMIT ?",
+        "SELECT interaction_id FROM actions WHERE game_id = ? AND interaction_id IS NOT NULL ORDER BY seq DESC LIMIT ?",
         (game_id, limit),
     )
     return [r[0] for r in rows]
@@ -77,8 +86,9 @@ async def actions(store: Store, game_id: int) -> list[sqlite3.Row]:
 # -- results, leaderboards, stats -----------------------------------------------------------
 
 
-def insert_result(game_id: int, guild_id: int, game: str, user_id: int, is_bot: bool, place: int, score: int,
-                  won: bool, now: float) -> Statement:
+def insert_result(
+    game_id: int, guild_id: int, game: str, user_id: int, is_bot: bool, place: int, score: int, won: bool, now: float
+) -> Statement:
     return (
         "INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, is_bot, place, score, won, finished_at)"
         " VALUES (?,?,?,?,?,?,?,?,?)",

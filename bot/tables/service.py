@@ -92,10 +92,17 @@ class TableService:
 
     def _table_from_row(self, row: Any) -> Table:
         table = Table(
-            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=row["game"],
-            status=row["status"], host_id=row["host_id"], options=json.loads(row["options"]),
-            seats=[Seat(**s) for s in json.loads(row["seats"])], version=row["version"],
-            message_id=row["message_id"], deadline=row["due"],
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            game=row["game"],
+            status=row["status"],
+            host_id=row["host_id"],
+            options=json.loads(row["options"]),
+            seats=[Seat(**s) for s in json.loads(row["seats"])],
+            version=row["version"],
+            message_id=row["message_id"],
+            deadline=row["due"],
         )
         table.load_meta(json.loads(row["meta"]))
         if row["state"]:
@@ -162,7 +169,12 @@ class TableService:
         return table
 
     async def create(
-        self, guild_id: int, channel_id: int, host: Seat, game: str, options: dict[str, Any] | None = None,
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: Seat,
+        game: str,
+        options: dict[str, Any] | None = None,
         locale: str = "en",
     ) -> Table:
         engine = get_engine(game)
@@ -174,9 +186,15 @@ class TableService:
             chosen = self._validate_options(engine, {**defaults, **(options or {})}).to_dict()
             now = self.clock()
             row = {
-                "guild_id": guild_id, "channel_id": channel_id, "game": game, "status": "lobby",
-                "host_id": host.id, "options": chosen, "seats": [host.to_json()],
-                "meta": {"timeouts": [], "log": [], "locale": locale}, "now": now,
+                "guild_id": guild_id,
+                "channel_id": channel_id,
+                "game": game,
+                "status": "lobby",
+                "host_id": host.id,
+                "options": chosen,
+                "seats": [host.to_json()],
+                "meta": {"timeouts": [], "log": [], "locale": locale},
+                "now": now,
             }
             (game_id,) = await self.store.write([repo.insert_game(row)])
             table = Table(game_id, guild_id, channel_id, game, "lobby", host.id, chosen, [host], locale=locale)
@@ -230,10 +248,12 @@ class TableService:
 
     async def _save_lobby(self, table: Table, seats: list[Seat]) -> None:
         now = self.clock()
-        await self.store.write([
-            repo.update_game(table.id, now, seats=[s.to_json() for s in seats], host_id=table.host_id),
-            repo.set_deadline(table.id, now + LOBBY_IDLE, table.version),
-        ])
+        await self.store.write(
+            [
+                repo.update_game(table.id, now, seats=[s.to_json() for s in seats], host_id=table.host_id),
+                repo.set_deadline(table.id, now + LOBBY_IDLE, table.version),
+            ]
+        )
         table.seats = seats
         table.deadline = now + LOBBY_IDLE
         self._arm(table.id, table.deadline, table.version)
@@ -270,10 +290,12 @@ class TableService:
     async def _close(self, table: Table, status: str, reason: str) -> None:
         now = self.clock()
         table.log.append(("closed", {"reason": reason}))
-        await self.store.write([
-            repo.update_game(table.id, now, status=status, meta=table.meta()),
-            repo.set_deadline(table.id, None, table.version),
-        ])
+        await self.store.write(
+            [
+                repo.update_game(table.id, now, status=status, meta=table.meta()),
+                repo.set_deadline(table.id, None, table.version),
+            ]
+        )
         table.status = status
         table.deadline = None
         self._drop(table)
@@ -327,7 +349,7 @@ class TableService:
             status = "finished"
         version = table.version + len(entries)
         log_after = list(table.log) + [(e.kind, e.data) for e in events if e.public]
-        meta = {**table.meta(), "log": [list(e) for e in log_after[-table.log.maxlen:]]}  # type: ignore[misc]
+        meta = {**table.meta(), "log": [list(e) for e in log_after[-table.log.maxlen :]]}  # type: ignore[misc]
         due = None if outcome is not None else now + await self.turn_timeout(table.guild_id)
         statements = [
             repo.update_game(table.id, now, status=status, state=engine.dumps(state), version=version, meta=meta),
@@ -356,10 +378,19 @@ class TableService:
         for group in outcome.ranking:
             for seat in group:
                 s = table.seats[seat]
-                statements.append(repo.insert_result(
-                    table.id, table.guild_id, table.game, s.id, s.is_bot, place, outcome.scores[seat],
-                    seat in outcome.winners, now,
-                ))
+                statements.append(
+                    repo.insert_result(
+                        table.id,
+                        table.guild_id,
+                        table.game,
+                        s.id,
+                        s.is_bot,
+                        place,
+                        outcome.scores[seat],
+                        seat in outcome.winners,
+                        now,
+                    )
+                )
             place += len(group)
         return statements
 

@@ -1,0 +1,1 @@
+"""Dice Tavern: five dice games for Discord."""

@@ -1,0 +1,155 @@
+"""Text for tables and events, from engine views through the message catalog. No Discord here:
+the Discord presenter and the terminal presenter both build on these pieces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+from bot.games import Event, IllegalMove
+from bot.i18n import has, t
+from bot.tables.model import Table, TableError
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+SEAT_KEYS = {
+    "player",
+    "starter",
+    "winner",
+    "loser",
+    "claimant",
+    "challenger",
+    "bidder",
+    "chooser",
+    "leader",
+    "host",
+    "from",
+    "to",
+    "ended_early_by",
+}
+SEAT_LIST_KEYS = {"winners", "players", "order"}
+
+
+def dice_text(faces: list[int] | tuple[int, ...]) -> str:
+    return " ".join(f"{DIE_FACES[f - 1]}{f}" if 1 <= f <= 6 else str(f) for f in faces)
+
+
+def seat_names(table: Table) -> list[str]:
+    return [s.name if s.level is None else f"🤖 {s.name}" for s in table.seats]
+
+
+def fill(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Event data with seat numbers swapped for names and dice drawn, ready for a template."""
+    params: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in SEAT_KEYS and isinstance(value, int) and 0 <= value < len(names):
+            params[key] = f"**{names[value]}**"
+        elif key in SEAT_LIST_KEYS and isinstance(value, list) and all(isinstance(v, int) for v in value):
+            params[key] = ", ".join(f"**{names[v]}**" for v in value if 0 <= v < len(names))
+        elif key in ("faces", "dice") and isinstance(value, list) and all(isinstance(v, int) for v in value):
+            params[key] = dice_text(value)
+        else:
+            params[key] = value
+    return params
+
+
+def event_text(game: str, kind: str, data: dict[str, Any], names: list[str], locale: str) -> str | None:
+    """One log line, or None for events the log does not show (an empty template)."""
+    module = game_module(game)
+    if hasattr(module, "event_key"):  # a game may pick a variant, e.g. a roll that busts
+        kind = module.event_key(kind, data)
+    for key in (f"{game}.event.{kind}", f"event.{kind}"):
+        if has(key, locale):
+            text = t(key, locale, **fill(data, names))
+            return text or None
+    return None
+
+
+def error_text(error: Exception, locale: str, game: str | None = None) -> str:
+    if isinstance(error, TableError):
+        params = dict(error.params)
+        if "game" in params:
+            params["game_name"] = t(f"game.{params['game']}", locale)
+        return t(f"error.{error.code}", locale, **params)
+    if isinstance(error, IllegalMove):
+        for key in (f"{game}.error.{error.code}", f"error.{error.code}"):
+            if game and has(key, locale):
+                return t(key, locale, **error.params)
+        return error.message  # the engine's own English message names the rule
+    raise TypeError(error)
+
+
+@dataclass
+class TableText:
+    title: str
+    body: list[str]
+    log: list[str]
+    footer: str
+
+
+def game_module(game: str) -> Any:
+    return import_module(f"bot.render.{game}")
+
+
+@dataclass(frozen=True)
+class Control:
+    """A button the table message offers: a catalog key for its label, the encoded action, a style."""
+
+    label: str
+    action: str
+    style: str = "secondary"  # primary | secondary | success | danger
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A select menu on the table message: a name, a placeholder key, and (label, encoded action) options."""
+
+    name: str
+    placeholder: str
+    options: tuple[tuple[str, str], ...]
+
+
+def controls(table: Table) -> list[Control | Menu]:
+    """The buttons for the table's current phase (lobby buttons, or the game's own)."""
+    if table.status == "lobby":
+        return [
+            Control("ui.join", "join", "primary"),
+            Control("ui.leave", "leave"),
+            Control("ui.start", "start", "success"),
+        ]
+    if table.status != "running" or table.state is None:
+        return []
+    return list(game_module(table.game).controls(table.engine.view(table.state, None)))
+
+
+def table_text(table: Table, locale: str, viewer: int | None = None) -> TableText:
+    names = seat_names(table)
+    title = t("table.title", locale, game=t(f"game.{table.game}", locale), status=t(f"status.{table.status}", locale))
+    if table.state is None:
+        body = [t("table.lobby_players", locale, count=len(table.seats))]
+        body += [
+            f"{i + 1}. {name}" + (" 👑" if s.id == table.host_id else "")
+            for i, (s, name) in enumerate(zip(table.seats, names, strict=True))
+        ]
+        changed = table.engine.options(table.options).changed()
+        if changed:
+            body.append(t("table.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items())))
+        body.append(t("table.lobby_hint", locale, game=table.game))
+    else:
+        view = table.engine.view(table.state, viewer)
+        body = game_module(table.game).body(view, names, locale)
+    log = [line for kind, data in table.log if (line := event_text(table.game, kind, data, names, locale))]
+    footer = t("table.footer", locale, id=table.id)
+    return TableText(title, body, log, footer)
+
+
+def private_text(table: Table, event: Event, locale: str) -> str | None:
+    """The secret text for one private event (a roll, a hand), for its owner only."""
+    return event_text(table.game, event.kind, event.data, seat_names(table), locale)
+
+
+def rules_text(game: str, options: dict[str, Any], locale: str) -> str:
+    lines = [t(f"{game}.rules", locale), "", t("rules.timeout", locale, action=t(f"{game}.timeout_default", locale))]
+    if options:
+        lines.append(t("rules.options", locale, options=", ".join(f"`{k}={v}`" for k, v in options.items())))
+    return "\n".join(lines)

@@ -1,0 +1,83 @@
+"""/settings: per-server turn timeout and default options per game (Manage Server only)."""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.tables import TableError
+from cogs.utils.replies import REFUSALS, locale_of, refuse, send_ephemeral
+
+if TYPE_CHECKING:
+    from bot.client import DiceTavern
+
+GameChoice = Literal["pig", "mia", "mex", "liar", "mythic"]
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``target=50 dice=2`` -> {"target": "50", "dice": "2"}; the engine's Options validate the values."""
+    options = {}
+    for word in shlex.split(text):
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise TableError("bad_option", option=word, detail="write options as name=value")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class Settings(commands.GroupCog, group_name="settings", group_description=t("cmd.settings")):
+    def __init__(self, bot: DiceTavern) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # default_permissions only hides the command; a server can override it, so check again here.
+        if interaction.permissions.manage_guild:
+            return True
+        await refuse(interaction, TableError("not_manager"))
+        return False
+
+    @app_commands.command(name="timeout", description=t("cmd.settings_timeout"))
+    async def timeout(self, interaction: discord.Interaction, seconds: int) -> None:
+        try:
+            await self.bot.tables.set_timeout(interaction.guild_id, seconds)
+        except REFUSALS as error:
+            await refuse(interaction, error)
+            return
+        await send_ephemeral(interaction, t("ui.settings_saved", locale_of(interaction), detail=f"timeout={seconds}s"))
+
+    @app_commands.command(name="options", description=t("cmd.settings_options"))
+    async def options(self, interaction: discord.Interaction, game: GameChoice, values: str = "") -> None:
+        try:
+            parsed = parse_options(values) if values.strip() else None
+            saved = await self.bot.tables.set_default_options(interaction.guild_id, game, parsed)
+        except (ValueError, *REFUSALS) as error:
+            if isinstance(error, ValueError):
+                error = TableError("bad_option", option="values", detail=str(error))
+            await refuse(interaction, error, game)
+            return
+        detail = f"{game}: " + (" ".join(f"{k}={v}" for k, v in saved.items()) or t("ui.settings_none", "en"))
+        await send_ephemeral(interaction, t("ui.settings_saved", locale_of(interaction), detail=detail))
+
+    @app_commands.command(name="show", description=t("cmd.settings_show"))
+    async def show(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        settings = await self.bot.tables.settings(interaction.guild_id)
+        timeout = await self.bot.tables.turn_timeout(interaction.guild_id)
+        options = "\n".join(
+            f"• {key.split('.', 1)[1]}: " + " ".join(f"{k}={v}" for k, v in value.items())
+            for key, value in sorted(settings.items())
+            if key.startswith("options.")
+        ) or t("ui.settings_none", locale)
+        await send_ephemeral(interaction, t("ui.settings_show", locale, timeout=int(timeout), options=options))
+
+
+async def setup(bot: DiceTavern) -> None:
+    await bot.add_cog(Settings(bot))

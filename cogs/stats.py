@@ -1,0 +1,129 @@
+"""Per-server leaderboards and player stats."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.store import repo
+from cogs.utils.replies import locale_of, send_ephemeral
+
+if TYPE_CHECKING:
+    from bot.client import DiceTavern
+
+PAGE = 10
+GameChoice = Literal["pig", "mia", "mex", "liar", "mythic"]
+SCORED = {"pig", "mex", "mythic"}  # games whose own score means something on a leaderboard
+
+
+async def board_page(bot: DiceTavern, guild_id: int, game: str, page: int, locale: str) -> tuple[discord.Embed, int]:
+    game_key = game if game != "all" else None
+    total = await repo.leaderboard_size(bot.store, guild_id, game_key)
+    pages = max(1, math.ceil(total / PAGE))
+    page = min(max(page, 1), pages)
+    rows = await repo.leaderboard(bot.store, guild_id, game_key, PAGE, (page - 1) * PAGE)
+    title = t("ui.board_title", locale, game=t(f"game.{game}", locale) if game_key else t("ui.board_all", locale))
+    lines = []
+    for rank, row in enumerate(rows, start=(page - 1) * PAGE + 1):
+        extra = t("ui.board_extra_score", locale, best=row.best_score) if game in SCORED else ""
+        lines.append(
+            t(
+                "ui.board_line",
+                locale,
+                rank=rank,
+                name=f"<@{row.user_id}>",
+                wins=row.wins,
+                games=row.games,
+                rate=round(100 * row.win_rate),
+                extra=extra,
+            )
+        )
+    embed = discord.Embed(title=title, description="\n".join(lines) or t("ui.board_empty", locale), colour=0xFEE75C)
+    embed.set_footer(text=t("ui.board_page", locale, page=page, pages=pages))
+    return embed, pages
+
+
+def board_view(guild_id: int, game: str, page: int, pages: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if pages > 1:
+        view.add_item(PageButton(guild_id, game, page - 1, t("ui.previous", locale), disabled=page <= 1))
+        view.add_item(PageButton(guild_id, game, page + 1, t("ui.next", locale), disabled=page >= pages))
+    return view
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lb:(?P<guild>\d+):(?P<game>\w+):(?P<page>\d+)"
+):
+    def __init__(self, guild_id: int, game: str, page: int, label: str = "", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, custom_id=f"lb:{guild_id}:{game}:{max(page, 1)}", disabled=disabled)
+        )
+        self.guild_id, self.game, self.page = guild_id, game, max(page, 1)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> PageButton:
+        return cls(int(match["guild"]), match["game"], int(match["page"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        embed, pages = await board_page(interaction.client, self.guild_id, self.game, self.page, locale)  # type: ignore[arg-type]
+        await interaction.response.edit_message(
+            embed=embed, view=board_view(self.guild_id, self.game, self.page, pages, locale)
+        )
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: DiceTavern) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PageButton)
+
+    @app_commands.command(name="leaderboard", description=t("cmd.leaderboard"))
+    @app_commands.describe(game=t("cmd.leaderboard_game"))
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: GameChoice | None = None) -> None:
+        locale = locale_of(interaction)
+        key = game or "all"
+        embed, pages = await board_page(self.bot, interaction.guild_id, key, 1, locale)
+        await interaction.response.send_message(
+            embed=embed, view=board_view(interaction.guild_id, key, 1, pages, locale)
+        )
+
+    @app_commands.command(name="stats", description=t("cmd.stats"))
+    @app_commands.describe(member=t("cmd.stats_member"))
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        locale = locale_of(interaction)
+        who = member or interaction.user
+        rows = await repo.player_stats(self.bot.store, interaction.guild_id, who.id)
+        name = getattr(who, "display_name", who.name)
+        lines = [
+            t(
+                "ui.stats_line",
+                locale,
+                game=t(f"game.{game}", locale),
+                games=row.games,
+                wins=row.wins,
+                rate=round(100 * row.win_rate),
+                best=row.best_score,
+            )
+            for game, row in rows.items()
+        ]
+        embed = discord.Embed(
+            title=t("ui.stats_title", locale, name=name),
+            description="\n".join(lines) or t("ui.stats_empty", locale, name=name),
+        )
+        await send_ephemeral(interaction, embed=embed)
+
+
+async def setup(bot: DiceTavern) -> None:
+    await bot.add_cog(Stats(bot))

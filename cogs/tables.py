@@ -1,0 +1,158 @@
+"""The table surface every game shares: its buttons, ``/game cancel``, and showing tables after a restart."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.render import event_text, seat_names, table_text
+from bot.tables import Table, TableError
+from cogs.utils.components import TableButton, TableSelect, table_view
+from cogs.utils.gamecog import seat_for
+from cogs.utils.presenter import DiscordPresenter, table_embed
+from cogs.utils.replies import REFUSALS, locale_of, refuse, send_ephemeral, within_deadline
+
+if TYPE_CHECKING:
+    from bot.client import DiceTavern
+
+log = logging.getLogger(__name__)
+
+
+@app_commands.guild_only()
+class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game")):
+    def __init__(self, bot: DiceTavern) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        presenter = DiscordPresenter(self.bot)
+        await presenter.load()
+        self.bot.presenter = presenter
+        self.bot.tables.presenter = presenter
+        self.bot.add_dynamic_items(TableButton, TableSelect)
+        self.bot.loop.create_task(self._reshow_tables())
+
+    async def _reshow_tables(self) -> None:
+        """After a restart every open table message is re-rendered (its buttons keep working)."""
+        await self.bot.wait_until_ready()
+        for table in list(self.bot.tables.by_id.values()):
+            self.bot.presenter.refresh(table)
+
+    @app_commands.command(name="cancel", description=t("cmd.cancel"))
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        is_admin = bool(getattr(interaction.permissions, "manage_guild", False))
+        try:
+            await self.bot.tables.cancel(interaction.channel_id, interaction.user.id, is_admin=is_admin)
+        except REFUSALS as error:
+            await refuse(interaction, error)
+            return
+        await send_ephemeral(interaction, t("ui.cancelled", locale_of(interaction)))
+
+    # -- buttons and selects on the table message --------------------------------------------
+
+    async def on_table_button(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+        table = self.bot.tables.by_id.get(table_id)
+        if table is None or table.channel_id != interaction.channel_id:
+            await refuse(interaction, TableError("stale_button"))
+            return
+        if action in ("join", "leave", "start"):
+            await self.lobby_action(interaction, table.channel_id, action, edit=True)
+        elif action == "me":
+            await self.show_private_view(interaction, table)
+        else:
+            await self.game_action(interaction, table, action)
+
+    async def lobby_action(self, interaction: discord.Interaction, channel_id: int, verb: str, edit: bool = False):
+        service, presenter = self.bot.tables, self.bot.presenter
+        table = service.table(channel_id)
+        if edit:
+            presenter.hold(table.id)
+        shown = None
+        try:
+            if verb == "join":
+                await service.join(channel_id, seat_for(interaction.user))
+            elif verb == "leave":
+                await service.leave(channel_id, interaction.user.id)
+            else:
+                await service.start_game(channel_id, interaction.user.id)
+            if edit:
+                await self._edit_table_message(interaction, table)
+                shown = table.version
+            else:
+                await send_ephemeral(
+                    interaction,
+                    t({"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}[verb], locale_of(interaction)),
+                )
+        except REFUSALS as error:
+            await refuse(interaction, error, table.game)
+        finally:
+            if edit:
+                presenter.release(table, shown)
+
+    async def game_action(self, interaction: discord.Interaction, table: Table, action: str) -> None:
+        presenter = self.bot.presenter
+        presenter.hold(table.id)
+        shown = None
+        try:
+            _, events = await within_deadline(
+                interaction, self.bot.tables.act(table.channel_id, interaction.user.id, action, str(interaction.id))
+            )
+            on_table_message = interaction.message is not None and interaction.message.id == table.message_id
+            if on_table_message:
+                await self._edit_table_message(interaction, table)
+                shown = table.version
+        except REFUSALS as error:
+            await refuse(interaction, error, table.game)
+            return
+        finally:
+            presenter.release(table, shown)
+        locale = locale_of(interaction)
+        lines = []
+        if not on_table_message:  # a control on an ephemeral message (e.g. a private hand): answer privately
+            names = seat_names(table)
+            lines = [x for e in events if e.public and (x := event_text(table.game, e.kind, e.data, names, locale))]
+        secrets = await presenter.undelivered(table.id, interaction.user.id)
+        if secrets:
+            lines += [t("ui.dm_closed", locale), *secrets]
+        if lines or not interaction.response.is_done():
+            await send_ephemeral(interaction, "\n".join(lines)[:2000] or t("ui.done", locale))
+
+    async def _edit_table_message(self, interaction: discord.Interaction, table: Table) -> None:
+        embed, view = table_embed(table, table.locale), table_view(table, table.locale)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(embed=embed, view=view)
+        else:
+            await interaction.response.edit_message(embed=embed, view=view)
+
+    async def show_private_view(self, interaction: discord.Interaction, table: Table) -> None:
+        """The 🎲 My dice button: the player's own view, always ephemeral, plus undelivered secrets."""
+        locale = locale_of(interaction)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None or table.state is None:
+            await send_ephemeral(interaction, t("ui.spectator", locale))
+            return
+        text = table_text(table, locale, viewer=seat)
+        lines = [t("ui.your_view", locale), *text.body]
+        secrets = self.bot.presenter.take_pending(table.id, interaction.user.id)
+        if secrets:
+            lines += ["", t("ui.dm_closed", locale), *secrets]
+        extra = {}
+        cog = self.game_cog(table.game)
+        if cog is not None and (view := cog.private_view(table, seat, locale)) is not None:
+            extra["view"] = view
+        await send_ephemeral(interaction, "\n".join(lines)[:2000], **extra)
+
+    def game_cog(self, game: str):  # noqa: ANN201 - GameCog, imported lazily to keep cogs independent
+        for cog in self.bot.cogs.values():
+            if getattr(cog, "game", None) == game:
+                return cog
+        return None
+
+
+async def setup(bot: DiceTavern) -> None:
+    await bot.add_cog(Tables(bot))

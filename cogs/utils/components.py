@@ -1,0 +1,90 @@
+"""Restart-proof table controls: the custom_id names the table and the action, nothing lives in memory."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.render import Menu, controls
+
+if TYPE_CHECKING:
+    from bot.tables import Table
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dt:(?P<table>\d+):(?P<action>[\w:-]+)"):
+    """``dt:<table id>:<action>``; the action is a lobby verb, ``me``, or an encoded game action."""
+
+    def __init__(self, table_id: int, action: str, label: str = "", style: str = "secondary") -> None:
+        super().__init__(
+            discord.ui.Button(label=label or action, style=STYLES[style], custom_id=f"dt:{table_id}:{action}")
+        )
+        self.table_id = table_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> TableButton:
+        return cls(int(match["table"]), match["action"], item.label or "", "secondary")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = interaction.client.get_cog("Tables")  # type: ignore[union-attr]
+        await handler.on_table_button(interaction, self.table_id, self.action)
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:(?P<table>\d+):(?P<name>\w+)"):
+    """``ds:<table id>:<name>``; each option's value is an encoded game action."""
+
+    def __init__(
+        self,
+        table_id: int,
+        name: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"ds:{table_id}:{name}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+    ) -> TableSelect:
+        return cls(int(match["table"]), match["name"], list(item.options), item.placeholder)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = interaction.client.get_cog("Tables")  # type: ignore[union-attr]
+        await handler.on_table_button(interaction, self.table_id, self.item.values[0])
+
+
+def table_view(table: Table, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if table.status not in ("lobby", "running"):
+        return view
+    buttons = 0
+    for control in controls(table):
+        if isinstance(control, Menu):
+            options = [discord.SelectOption(label=label[:100], value=action) for label, action in control.options[:25]]
+            if options:
+                view.add_item(TableSelect(table.id, control.name, options, t(control.placeholder, locale)))
+        elif buttons < 20:
+            view.add_item(TableButton(table.id, control.action, t(control.label, locale), control.style))
+            buttons += 1
+    if table.status == "running":
+        view.add_item(TableButton(table.id, "me", t("ui.my_dice", locale), "secondary"))
+    return view

@@ -1,0 +1,61 @@
+"""End to end: the real discord.py client, our bot, and the fake Discord in tests/fakediscord."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot.client import DiceTavern
+from bot.games.dice import DiceSource, SeededDice
+from tests.fakediscord import DEFAULT_MEMBER_PERMISSIONS, FakeDiscord, FakeMessage, run_bot
+
+MANAGE_GUILD = 1 << 5
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    guild: Any
+    channel: Any
+    alice: Any
+    bob: Any
+    carol: Any
+    admin: Any
+    db: str
+
+    @contextlib.asynccontextmanager
+    async def bot(self, dice: DiceSource | None = None) -> AsyncIterator[DiceTavern]:
+        bot = DiceTavern(database_path=self.db, dice=dice or SeededDice(1), guild_ready_timeout=0.1)
+        async with run_bot(self.fake, bot):
+            await bot.tree.sync()  # tests register the tree like `dicetavern sync` would
+            yield bot
+
+    async def slash(self, user: Any, *path: str, **options: Any) -> Any:
+        record = await self.fake.slash(user, self.channel, *path, options=options or None)
+        return await record.response()
+
+    async def click(self, user: Any, message: FakeMessage, action: str) -> Any:
+        custom_id = next(c for c in message.custom_ids() if c.endswith(f":{action}"))
+        record = await self.fake.click(user, message, custom_id)
+        return await record.response()
+
+
+@pytest.fixture
+async def world(tmp_path) -> AsyncIterator[World]:
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Tavern", channels=["dice"])
+        world = World(
+            fake=fake,
+            guild=guild,
+            channel=guild.channel("dice"),
+            alice=fake.add_user("alice", guild=guild),
+            bob=fake.add_user("bob", guild=guild, dms_open=False),
+            carol=fake.add_user("carol", guild=guild),
+            admin=fake.add_user("admin", guild=guild, permissions=DEFAULT_MEMBER_PERMISSIONS | MANAGE_GUILD),
+            db=str(tmp_path / "tavern.sqlite3"),
+        )
+        yield world

@@ -1,0 +1,126 @@
+"""Pig end to end through slash commands and the table message's buttons."""
+
+from __future__ import annotations
+
+from bot.games.dice import ScriptedDice
+from tests.e2e.conftest import World
+
+
+def table_message(world: World):
+    messages = [
+        m for m in world.fake.channel_messages(world.channel) if any(c.startswith("dt:") for c in m.custom_ids())
+    ]
+    assert messages, "no table message in the channel"
+    return messages[-1]
+
+
+async def open_pig_table(world: World, **options):
+    reply = await world.slash(world.alice, "pig", "new", **options)
+    assert reply.type == 4 and not reply.ephemeral
+    board = reply.expect_message()
+    assert (await world.click(world.bob, board, "join")).type == 7
+    assert "bob" in board.text
+    assert (await world.click(world.alice, board, "start")).type == 7
+    return board
+
+
+async def test_a_whole_two_player_pig_game_through_commands_and_buttons(world: World):
+    # Seat 0 (alice) starts: 6, 6 hold; bob busts; alice 6, 4 reaches 20 and auto-holds.
+    async with world.bot(ScriptedDice([6, 6, 1, 6, 4])) as _bot:
+        board = await open_pig_table(world, target=20)
+        reply = await world.slash(world.alice, "pig", "roll")
+        assert reply.ephemeral and "rolled" in reply.text and "6" in reply.text
+        assert (await world.click(world.alice, board, "roll")).type == 7
+        assert (await world.click(world.alice, board, "hold")).type == 7
+        assert "banks **12**" in board.text
+        reply = await world.slash(world.bob, "pig", "roll")
+        assert "bust" in reply.text
+        await world.click(world.alice, board, "roll")
+        reply = await world.slash(world.alice, "pig", "roll")
+        assert "wins" in reply.text
+        await world.fake.wait_for(lambda: "wins" in board.text and "finished" in board.text)
+        assert not any(c.endswith(":roll") for c in board.custom_ids())  # a finished table offers no moves
+
+        board_reply = await world.slash(world.carol, "leaderboard", game="pig")
+        assert f"<@{world.alice.id}>" in board_reply.text and "1 wins / 1 games" in board_reply.text
+        stats = await world.slash(world.bob, "stats")
+        assert stats.ephemeral and "1 games, 0 wins" in stats.text
+    for record in world.fake.interactions:
+        assert record.ack_latency is not None and record.ack_latency < 3.0
+    world.fake.assert_no_problems()
+
+
+async def test_a_non_player_pressing_roll_is_refused_and_nothing_changes(world: World):
+    async with world.bot(ScriptedDice([3] * 10)) as bot:
+        board = await open_pig_table(world)
+        table = bot.tables.table(world.channel.id)
+        before = (table.engine.dumps(table.state), table.version, board.edits)
+        reply = await world.click(world.carol, board, "roll")
+        assert reply.ephemeral and "not playing" in reply.text
+        reply = await world.click(world.bob, board, "roll")  # a player, but not on turn
+        assert reply.ephemeral and "not your turn" in reply.text
+        reply = await world.click(world.alice, board, "hold")
+        assert reply.ephemeral and "roll at least once" in reply.text
+        assert (table.engine.dumps(table.state), table.version, board.edits) == before
+
+
+async def test_lobby_errors_are_specific_and_ephemeral(world: World):
+    async with world.bot() as bot:
+        reply = await world.slash(world.alice, "pig", "roll")
+        assert reply.ephemeral and "no table" in reply.text
+        board = (await world.slash(world.alice, "pig", "new")).expect_message()
+        reply = await world.slash(world.bob, "pig", "new")
+        assert reply.ephemeral and "already has an open Pig table" in reply.text
+        reply = await world.click(world.alice, board, "join")
+        assert reply.ephemeral and "already at this table" in reply.text
+        reply = await world.click(world.alice, board, "start")
+        assert reply.ephemeral and "At least 2 players" in reply.text
+        reply = await world.slash(world.carol, "game", "cancel")
+        assert reply.ephemeral and "Only the host" in reply.text
+        reply = await world.slash(world.admin, "game", "cancel")
+        assert not reply.text.startswith("⚠️")
+        assert world.channel.id not in bot.tables.by_channel
+        await world.fake.wait_for(lambda: "cancelled" in board.text)
+
+
+async def test_a_player_with_closed_dms_still_plays_and_my_dice_answers_ephemerally(world: World):
+    async with world.bot(ScriptedDice([2, 1, 5])) as _bot:
+        board = await open_pig_table(world)
+        await world.click(world.alice, board, "roll")
+        await world.click(world.alice, board, "roll")  # a 1: bob's turn
+        assert (await world.click(world.bob, board, "roll")).type == 7
+        reply = await world.click(world.bob, board, "me")
+        assert reply.ephemeral and "Your view" in reply.text
+    assert world.fake.dms(world.bob) == []
+
+
+async def test_a_restarted_bot_finishes_the_game_and_old_buttons_still_work(world: World):
+    dice = ScriptedDice([5, 5, 1, 6, 6, 6])
+    async with world.bot(dice) as _bot:
+        board = await open_pig_table(world, target=20)
+        await world.click(world.alice, board, "roll")
+        await world.click(world.alice, board, "roll")
+        await world.click(world.alice, board, "hold")  # alice 10
+    async with world.bot(dice) as bot:  # a new process on the same database
+        table = bot.tables.table(world.channel.id)
+        assert table.state.scores[0] == 10
+        assert (await world.click(world.bob, board, "roll")).type == 7  # bob busts
+        await world.click(world.alice, board, "roll")
+        await world.click(world.alice, board, "roll")
+        assert world.channel.id not in bot.tables.by_channel
+        await world.fake.wait_for(lambda: "wins" in board.text)
+        board_reply = await world.slash(world.alice, "leaderboard")
+        assert f"<@{world.alice.id}>" in board_reply.text
+    world.fake.assert_no_problems()
+
+
+async def test_settings_need_manage_server(world: World):
+    async with world.bot() as bot:
+        reply = await world.slash(world.admin, "settings", "options", game="pig", values="target=50")
+        assert "target=50" in reply.text
+        reply = await world.slash(world.admin, "settings", "options", game="pig", values="target=7")
+        assert reply.ephemeral and "target" in reply.text and "⚠️" in reply.text
+        reply = await world.slash(world.admin, "settings", "timeout", seconds=60)
+        assert await bot.tables.turn_timeout(world.guild.id) == 60
+        board = (await world.slash(world.alice, "pig", "new")).expect_message()
+        assert "target=50" in board.text
