@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 
+import aiohttp
 import discord
 from dotenv import load_dotenv
 
@@ -78,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     except discord.LoginFailure:
         print("error: Discord rejected DISCORD_TOKEN (check the bot token in the Developer Portal)", file=sys.stderr)
         return 2
+    except (OSError, aiohttp.ClientError) as error:
+        print(f"error: cannot reach Discord ({error})", file=sys.stderr)
+        return 3
     except discord.PrivilegedIntentsRequired:
         print("error: Discord refused the gateway intents", file=sys.stderr)
         return 2
