@@ -11,7 +11,7 @@ import sys
 
 import aiohttp
 import discord
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from bot.client import DEFAULT_DATABASE, DiceTavern
 
@@ -19,7 +19,7 @@ log = logging.getLogger("dicetavern")
 
 
 def _token() -> str:
-    load_dotenv()
+    load_dotenv(find_dotenv(usecwd=True))  # the working directory's .env, not the package's
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise SystemExit("error: DISCORD_TOKEN is not set (put it in the environment or in a .env file)")
@@ -35,7 +35,10 @@ async def _run(token: str) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
+            pass
     async with bot:
         runner = asyncio.create_task(bot.start(token), name="bot")
         stopper = asyncio.create_task(stop.wait(), name="signals")
@@ -68,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     sync.add_argument("--guild", type=int, help="sync to one server only (instant; for testing)")
     args = parser.parse_args(argv)
 
-    discord.utils.setup_logging()
+    if not any(type(h) is logging.StreamHandler for h in logging.getLogger().handlers):
+        discord.utils.setup_logging()  # discord.py's format; once per process
     try:
         token = _token()
         if args.command == "run":

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.games.dice import DiceSource, SecureDice
 from bot.store import Store
 from bot.tables import TableService
+from bot.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class DiceTavern(commands.Bot):
         self.tables = TableService(self.store, self.dice)
         restored = await self.tables.start()
         log.info("restored %d open tables", len(restored))
+        await self.tree.set_translator(CatalogTranslator())
         for extension in extensions():
             await self.load_extension(extension)
 

@@ -60,7 +60,7 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         if table is None or table.channel_id != interaction.channel_id:
             await refuse(interaction, TableError("stale_button"))
             return
-        if action in ("join", "leave", "start"):
+        if action in ("join", "leave", "start") or action.startswith("addbot:"):
             await self.lobby_action(interaction, table.channel_id, action, edit=True)
         elif action == "me":
             await self.show_private_view(interaction, table)
@@ -78,6 +78,17 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
                 await service.join(channel_id, seat_for(interaction.user))
             elif verb == "leave":
                 await service.leave(channel_id, interaction.user.id)
+            elif verb.startswith("addbot:"):
+                level = verb.split(":", 1)[1]
+                if level not in ("easy", "normal", "hard"):
+                    raise TableError("illegal_action")
+                name = t(
+                    "ui.bot_name",
+                    table.locale,
+                    level=t(f"ui.add_bot_{level}", table.locale),
+                    n=sum(s.is_bot for s in table.seats) + 1,
+                )
+                await service.add_computer(channel_id, interaction.user.id, level, name)
             else:
                 await service.start_game(channel_id, interaction.user.id)
             if edit:

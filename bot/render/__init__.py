@@ -112,7 +112,9 @@ class Menu:
 def controls(table: Table) -> list[Control | Menu]:
     """The buttons for the table's current phase (lobby buttons, or the game's own)."""
     if table.status == "lobby":
+        levels = tuple((f"ui.add_bot_{level}", f"addbot:{level}") for level in ("easy", "normal", "hard"))
         return [
+            Menu("addbot", "ui.add_bot", levels),
             Control("ui.join", "join", "primary"),
             Control("ui.leave", "leave"),
             Control("ui.start", "start", "success"),

@@ -11,6 +11,8 @@ import asyncio
 import heapq
 import json
 import logging
+import random
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -47,6 +49,7 @@ class TableService:
         presenter: Presenter | None = None,
         clock: Callable[[], float] = time.time,
         run_dispatcher: bool = True,
+        bot_delay: tuple[float, float] = (0.8, 2.5),
     ) -> None:
         self.store = store
         self.dice = dice
@@ -60,6 +63,10 @@ class TableService:
         self._wake = asyncio.Event()
         self._run_dispatcher = run_dispatcher
         self._dispatcher: asyncio.Task[None] | None = None
+        # Computer players: a short, human-looking pause, then a move through the same act() as people.
+        self.bot_delay = bot_delay
+        self._bot_rng = random.Random(secrets.randbits(64))
+        self._bot_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -75,6 +82,8 @@ class TableService:
             table.seen.extend(reversed(await repo.recent_interactions(self.store, table.id)))
         if self._run_dispatcher:
             self._dispatcher = asyncio.create_task(self._dispatch_loop(), name="deadline-dispatcher")
+        for table in self.by_id.values():
+            self._schedule_bots(table)
         return list(self.by_id.values())
 
     async def stop(self) -> None:
@@ -86,6 +95,10 @@ class TableService:
             except asyncio.CancelledError:
                 pass
             self._dispatcher = None
+        for task in list(self._bot_tasks.values()):
+            task.cancel()
+        if self._bot_tasks:
+            await asyncio.wait(list(self._bot_tasks.values()))
         for table in list(self.by_id.values()):
             async with table.lock:
                 pass
@@ -370,6 +383,7 @@ class TableService:
         if outcome is not None:
             self._drop(table)
         self.presenter.publish(table, events)
+        self._schedule_bots(table)
 
     @staticmethod
     def _result_statements(table: Table, outcome: Any, now: float) -> list[Any]:
@@ -393,6 +407,43 @@ class TableService:
                 )
             place += len(group)
         return statements
+
+    # -- computer players ---------------------------------------------------------------------
+
+    def _schedule_bots(self, table: Table) -> None:
+        if not table.running or table.state is None:
+            return
+        for seat in table.engine.to_act(table.state):
+            key = (table.id, seat)
+            if table.seats[seat].is_bot and key not in self._bot_tasks:
+                self._bot_tasks[key] = asyncio.create_task(self._bot_move(table, seat), name=f"bot-{key}")
+
+    async def _bot_move(self, table: Table, seat: int) -> None:
+        key = (table.id, seat)
+        try:
+            lo, hi = self.bot_delay
+            await asyncio.sleep(self._bot_rng.uniform(lo, hi) if hi > 0 else 0)
+            if not table.running or seat not in table.engine.to_act(table.state):
+                return
+            from bot import ai  # computer players are optional at import time: numpy-free, but not tiny
+
+            view = table.engine.view(table.state, seat)
+            legal = table.engine.legal_actions(table.state, seat)
+            level = table.seats[seat].level or "normal"
+            action = await asyncio.to_thread(ai.choose, table.game, view, level, self._bot_rng, legal)
+            self._bot_tasks.pop(key, None)  # act() may schedule this seat's next move
+            await self.act(table.channel_id, table.seats[seat].id, action)
+        except (TableError, IllegalMove):
+            log.info("computer player %s at table %s was overtaken; retrying", seat, table.id)
+            self._bot_tasks.pop(key, None)
+            self._schedule_bots(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player %s at table %s failed; its deadline will move the game", seat, table.id)
+        finally:
+            if self._bot_tasks.get(key) is asyncio.current_task():
+                del self._bot_tasks[key]
 
     # -- deadlines ----------------------------------------------------------------------------
 

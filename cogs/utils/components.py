@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.render import Menu, controls
 
 if TYPE_CHECKING:
@@ -79,7 +79,10 @@ def table_view(table: Table, locale: str) -> discord.ui.View:
     buttons = 0
     for control in controls(table):
         if isinstance(control, Menu):
-            options = [discord.SelectOption(label=label[:100], value=action) for label, action in control.options[:25]]
+            options = [
+                discord.SelectOption(label=(t(label, locale) if has(label) else label)[:100], value=action)
+                for label, action in control.options[:25]
+            ]
             if options:
                 view.add_item(TableSelect(table.id, control.name, options, t(control.placeholder, locale)))
         elif buttons < 20:

@@ -124,3 +124,15 @@ async def test_settings_need_manage_server(world: World):
         assert await bot.tables.turn_timeout(world.guild.id) == 60
         board = (await world.slash(world.alice, "pig", "new")).expect_message()
         assert "target=50" in board.text
+
+
+async def test_commands_and_replies_follow_the_users_language(world: World):
+    async with world.bot() as _bot:
+        pig = world.fake.find_command("pig", None)
+        join = next(o for o in pig["options"] if o["name"] == "join")
+        assert join["description_localizations"]["de"] == "Dem Tisch in diesem Kanal beitreten"
+        record = await world.fake.slash(world.alice, world.channel, "pig", "roll", locale="de")
+        reply = await record.response()
+        assert "keinen Tisch" in reply.text  # German user, German error
+        reply = await world.slash(world.bob, "pig", "roll")
+        assert "no table" in reply.text

@@ -280,3 +280,30 @@ async def test_a_single_action_writes_state_action_and_deadline_in_one_transacti
     )
     assert row["version"] == row["dv"] == 2
     await close_service(service)
+
+
+async def test_computer_players_move_through_the_service_and_count_as_computers(db):
+    store = await Store.open(db)
+    service = TableService(store, SeededDice(11), clock=Clock(), run_dispatcher=False, bot_delay=(0, 0))
+    await service.start()
+    await service.create(GUILD, CHANNEL, ALICE, "pig", {"target": 30})
+    with pytest.raises(TableError) as e:
+        await service.add_computer(CHANNEL, BOB.id, "hard", "Bot")
+    assert e.value.code == "only_host"
+    await service.add_computer(CHANNEL, ALICE.id, "normal", "Robo")
+    table = await service.start_game(CHANNEL, ALICE.id)
+    assert table.seats[1].is_bot and table.seats[1].id < 0
+    for _ in range(2000):
+        if not table.running:
+            break
+        if table.engine.to_act(table.state)[0] == 0:
+            action = "hold" if table.state.turn_total >= 10 else "roll"
+            await service.act(CHANNEL, ALICE.id, action)
+        else:
+            await asyncio.sleep(0.001)  # the computer player's task moves
+    assert table.status == "finished"
+    rows = await store.fetch_all("SELECT user_id, is_bot FROM results ORDER BY user_id")
+    assert [(r["user_id"] < 0, r["is_bot"]) for r in rows] == [(True, 1), (False, 0)]
+    board = await repo.leaderboard(store, GUILD, "pig", 10)
+    assert [r.user_id for r in board] == [ALICE.id]  # computers are not on the members' leaderboard
+    await close_service(service)
