@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.games import Action, Event, InvalidOptions, get_engine
+from bot.games import Action, Event, IllegalMove, InvalidOptions, get_engine
 from bot.games.dice import DiceSource
 from bot.store import Store, repo
 from bot.tables.model import Seat, Table, TableError
