@@ -55,7 +55,9 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
 
     # -- buttons and selects on the table message --------------------------------------------
 
-    async def on_table_button(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+    async def on_table_button(
+        self, interaction: discord.Interaction, table_id: int, action: str, version: int | None = None
+    ) -> None:
         table = self.bot.tables.by_id.get(table_id)
         if table is None or table.channel_id != interaction.channel_id:
             await refuse(interaction, TableError("stale_button"))
@@ -65,7 +67,7 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         elif action == "me":
             await self.show_private_view(interaction, table)
         else:
-            await self.game_action(interaction, table, action)
+            await self.game_action(interaction, table, action, version)
 
     async def lobby_action(self, interaction: discord.Interaction, channel_id: int, verb: str, edit: bool = False):
         service, presenter = self.bot.tables, self.bot.presenter
@@ -105,13 +107,16 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
             if edit:
                 presenter.release(table, shown)
 
-    async def game_action(self, interaction: discord.Interaction, table: Table, action: str) -> None:
+    async def game_action(
+        self, interaction: discord.Interaction, table: Table, action: str, version: int | None = None
+    ) -> None:
         presenter = self.bot.presenter
         presenter.hold(table.id)
         shown = None
         try:
             _, events = await within_deadline(
-                interaction, self.bot.tables.act(table.channel_id, interaction.user.id, action, str(interaction.id))
+                interaction,
+                self.bot.tables.act(table.channel_id, interaction.user.id, action, str(interaction.id), version),
             )
             on_table_message = interaction.message is not None and interaction.message.id == table.message_id
             if on_table_message:

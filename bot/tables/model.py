@@ -54,6 +54,7 @@ class Table:
     deadline: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     seen: deque[str] = field(default_factory=lambda: deque(maxlen=64), repr=False)
+    acted: dict[int, int] = field(default_factory=dict, repr=False)  # user id -> version after their last action
 
     @property
     def engine(self) -> Engine:

@@ -317,14 +317,25 @@ class TableService:
     # -- playing ------------------------------------------------------------------------------
 
     async def act(
-        self, channel_id: int, user_id: int, action: Action | str, interaction_id: str | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        action: Action | str,
+        interaction_id: str | None = None,
+        seen_version: int | None = None,
     ) -> tuple[Table, list[Event]]:
-        """Apply a player's action. Raises TableError or IllegalMove (with nothing changed)."""
+        """Apply a player's action. Raises TableError or IllegalMove (with nothing changed).
+
+        ``seen_version`` is the table version the player's button was drawn at: a second click of the
+        same button (a double click, a lagging client) finds the player has acted since, and applies once.
+        """
         if isinstance(action, str):
             action = Action.parse(action)
         table = self.table(channel_id)
         async with table.lock:
             if interaction_id is not None and interaction_id in table.seen:
+                raise TableError("duplicate")
+            if seen_version is not None and table.acted.get(user_id, -1) > seen_version:
                 raise TableError("duplicate")
             if not table.running:
                 raise TableError("not_running")
@@ -334,6 +345,7 @@ class TableService:
             state, events = table.engine.apply(table.state, seat, action, self.dice)
             table.timeouts[seat] = 0
             await self._commit(table, state, events, [(seat, action.encode(), interaction_id)])
+            table.acted[user_id] = table.version
             return table, events
 
     def view(self, channel_id: int, user_id: int) -> tuple[Table, dict[str, Any]]:

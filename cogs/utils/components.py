@@ -21,55 +21,64 @@ STYLES = {
 }
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dt:(?P<table>\d+):(?P<action>[\w:-]+)"):
-    """``dt:<table id>:<action>``; the action is a lobby verb, ``me``, or an encoded game action."""
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dt:(?P<table>\d+):(?P<version>\d+):(?P<action>[\w:-]+)"
+):
+    """``dt:<table id>:<version>:<action>``: a lobby verb, ``me``, or an encoded game action.
 
-    def __init__(self, table_id: int, action: str, label: str = "", style: str = "secondary") -> None:
-        super().__init__(
-            discord.ui.Button(label=label or action, style=STYLES[style], custom_id=f"dt:{table_id}:{action}")
-        )
+    The version is the table's when the button was drawn, so a double click applies once.
+    """
+
+    def __init__(self, table_id: int, version: int, action: str, label: str = "", style: str = "secondary") -> None:
+        custom_id = f"dt:{table_id}:{version}:{action}"
+        super().__init__(discord.ui.Button(label=label or action, style=STYLES[style], custom_id=custom_id))
         self.table_id = table_id
+        self.version = version
         self.action = action
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
     ) -> TableButton:
-        return cls(int(match["table"]), match["action"], item.label or "", "secondary")
+        return cls(int(match["table"]), int(match["version"]), match["action"], item.label or "", "secondary")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = interaction.client.get_cog("Tables")  # type: ignore[union-attr]
-        await handler.on_table_button(interaction, self.table_id, self.action)
+        await handler.on_table_button(interaction, self.table_id, self.action, self.version)
 
 
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:(?P<table>\d+):(?P<name>\w+)"):
-    """``ds:<table id>:<name>``; each option's value is an encoded game action."""
+class TableSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:(?P<table>\d+):(?P<version>\d+):(?P<name>\w+)"
+):
+    """``ds:<table id>:<version>:<name>``; each option's value is an encoded game action."""
 
     def __init__(
         self,
         table_id: int,
+        version: int,
         name: str,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"ds:{table_id}:{name}",
+                custom_id=f"ds:{table_id}:{version}:{name}",
                 options=options or [discord.SelectOption(label="-")],
                 placeholder=placeholder,
             )
         )
         self.table_id = table_id
+        self.version = version
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
     ) -> TableSelect:
-        return cls(int(match["table"]), match["name"], list(item.options), item.placeholder)
+        return cls(int(match["table"]), int(match["version"]), match["name"], list(item.options), item.placeholder)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = interaction.client.get_cog("Tables")  # type: ignore[union-attr]
-        await handler.on_table_button(interaction, self.table_id, self.item.values[0])
+        await handler.on_table_button(interaction, self.table_id, self.item.values[0], self.version)
 
 
 def table_view(table: Table, locale: str) -> discord.ui.View:
@@ -84,10 +93,12 @@ def table_view(table: Table, locale: str) -> discord.ui.View:
                 for label, action in control.options[:25]
             ]
             if options:
-                view.add_item(TableSelect(table.id, control.name, options, t(control.placeholder, locale)))
+                view.add_item(
+                    TableSelect(table.id, table.version, control.name, options, t(control.placeholder, locale))
+                )
         elif buttons < 20:
-            view.add_item(TableButton(table.id, control.action, t(control.label, locale), control.style))
+            view.add_item(TableButton(table.id, table.version, control.action, t(control.label, locale), control.style))
             buttons += 1
     if table.status == "running":
-        view.add_item(TableButton(table.id, "me", t("ui.my_dice", locale), "secondary"))
+        view.add_item(TableButton(table.id, table.version, "me", t("ui.my_dice", locale), "secondary"))
     return view

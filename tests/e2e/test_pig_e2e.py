@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.games.dice import ScriptedDice
 from tests.e2e.conftest import World
 
@@ -136,3 +138,50 @@ async def test_commands_and_replies_follow_the_users_language(world: World):
         assert "keinen Tisch" in reply.text  # German user, German error
         reply = await world.slash(world.bob, "pig", "roll")
         assert "no table" in reply.text
+
+
+async def test_two_clicks_at_once_apply_once(world: World):
+    async with world.bot(ScriptedDice([3, 4, 5])) as bot:
+        board = await open_pig_table(world)
+        roll = next(c for c in board.custom_ids() if c.endswith(":roll"))
+        clicks = await asyncio.gather(
+            world.fake.click(world.alice, board, roll), world.fake.click(world.alice, board, roll)
+        )
+        replies = [await c.response() for c in clicks]
+        assert sorted(r.type for r in replies) == [4, 7]  # one table update, one ephemeral refusal
+        refusal = next(r for r in replies if r.type == 4)
+        assert refusal.ephemeral and "already applied" in refusal.text
+        assert bot.tables.table(world.channel.id).state.rolls_this_turn == 1
+
+
+async def test_the_leaderboard_paginates(world: World):
+    from bot.store import repo
+
+    async with world.bot() as bot:
+        games = [
+            repo.insert_game(
+                {
+                    "guild_id": world.guild.id,
+                    "channel_id": n,
+                    "game": "pig",
+                    "status": "finished",
+                    "host_id": 1,
+                    "options": {},
+                    "seats": [],
+                    "now": 0.0,
+                }
+            )
+            for n in range(1, 26)
+        ]
+        await bot.store.write(games)
+        statements = [
+            repo.insert_result(game_id, world.guild.id, "pig", 1000 + game_id, False, 1, 100, game_id % 3 == 0, 0.0)
+            for game_id in range(1, 26)
+        ]
+        await bot.store.write(statements)
+        reply = await world.slash(world.carol, "leaderboard", game="pig")
+        assert "Page 1/3" in reply.text and reply.text.count("<@") == 10
+        message = reply.expect_message()
+        page2 = await world.fake.click(world.carol, message, next(c for c in message.custom_ids() if c.endswith(":2")))
+        assert (await page2.response()).type == 7
+        assert "Page 2/3" in message.text and "11." in message.text

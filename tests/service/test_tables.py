@@ -307,3 +307,17 @@ async def test_computer_players_move_through_the_service_and_count_as_computers(
     board = await repo.leaderboard(store, GUILD, "pig", 10)
     assert [r.user_id for r in board] == [ALICE.id]  # computers are not on the members' leaderboard
     await close_service(service)
+
+
+async def test_a_double_click_on_the_same_button_applies_once(db):
+    service = await open_service(db, ScriptedDice([3, 4, 5]))
+    table = await pig_table(service, ALICE, BOB)
+    player, drawn_at = mover(table), table.version
+    first = asyncio.create_task(service.act(CHANNEL, player, "roll", "click-1", seen_version=drawn_at))
+    second = asyncio.create_task(service.act(CHANNEL, player, "roll", "click-2", seen_version=drawn_at))
+    results = await asyncio.gather(first, second, return_exceptions=True)
+    assert isinstance(results[1], TableError) and results[1].code == "duplicate"
+    assert table.state.rolls_this_turn == 1
+    await service.act(CHANNEL, player, "roll", "click-3", seen_version=table.version)  # a fresh button works
+    assert table.state.rolls_this_turn == 2
+    await close_service(service)
