@@ -13,6 +13,7 @@ import aiohttp
 import discord
 from dotenv import find_dotenv, load_dotenv
 
+from bot import simulate, terminal
 from bot.client import DEFAULT_DATABASE, DiceTavern
 
 log = logging.getLogger("dicetavern")
@@ -69,7 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("run", help="run the bot (DISCORD_TOKEN, optional DATABASE_PATH)")
     sync = sub.add_parser("sync", help="register the slash commands with Discord (once after an upgrade)")
     sync.add_argument("--guild", type=int, help="sync to one server only (instant; for testing)")
+    terminal.add_arguments(sub.add_parser("play", help="play a game in the terminal against computer players"))
+    simulate.add_arguments(
+        sub.add_parser("simulate", help="computer players against each other: win rates and game lengths")
+    )
     args = parser.parse_args(argv)
+    if args.command in ("play", "simulate"):
+        return args.handler(args)  # no Discord token and no Discord logging for these
 
     if not any(type(h) is logging.StreamHandler for h in logging.getLogger().handlers):
         discord.utils.setup_logging()  # discord.py's format; once per process

@@ -50,6 +50,7 @@ class TableService:
         clock: Callable[[], float] = time.time,
         run_dispatcher: bool = True,
         bot_delay: tuple[float, float] = (0.8, 2.5),
+        auto_bots: bool = True,
     ) -> None:
         self.store = store
         self.dice = dice
@@ -65,6 +66,7 @@ class TableService:
         self._dispatcher: asyncio.Task[None] | None = None
         # Computer players: a short, human-looking pause, then a move through the same act() as people.
         self.bot_delay = bot_delay
+        self.auto_bots = auto_bots  # False: the caller moves computer players itself (terminal play)
         self._bot_rng = random.Random(secrets.randbits(64))
         self._bot_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
@@ -423,7 +425,7 @@ class TableService:
     # -- computer players ---------------------------------------------------------------------
 
     def _schedule_bots(self, table: Table) -> None:
-        if not table.running or table.state is None:
+        if not self.auto_bots or not table.running or table.state is None:
             return
         for seat in table.engine.to_act(table.state):
             key = (table.id, seat)

@@ -185,3 +185,14 @@ async def test_the_leaderboard_paginates(world: World):
         page2 = await world.fake.click(world.carol, message, next(c for c in message.custom_ids() if c.endswith(":2")))
         assert (await page2.response()).type == 7
         assert "Page 2/3" in message.text and "11." in message.text
+
+
+async def test_a_non_admin_changing_settings_is_refused(world: World):
+    async with world.bot() as bot:
+        # Discord hides /settings from non-managers; a server can override that, so the bot checks again.
+        record = await world.fake.slash(
+            world.carol, world.channel, "settings", "timeout", options={"seconds": 60}, check_permissions=False
+        )
+        reply = await record.response()
+        assert reply.ephemeral and "Manage Server" in reply.text
+        assert await bot.tables.turn_timeout(world.guild.id) == 120

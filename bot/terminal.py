@@ -1,0 +1,640 @@
+"""``dicetavern play``: play a game in the terminal against computer players.
+
+The game runs through the same :class:`~bot.tables.TableService` as on Discord (lobby, start,
+``act``; every move committed to a SQLite store, ``:memory:`` by default) with a
+:class:`TerminalPresenter` in place of the Discord one. The person is seat 0; the computer
+players are seats 1..N-1 (``Seat`` with a level and a negative id) and move through
+``bot.ai.choose`` from their own seat's view, after a short pause so a person can follow.
+
+What the person sees is exactly what a Discord player sees: the public event lines, their own
+private events (marked 🔒), and the table body rendered for their seat. Other seats' private
+events are never printed. The table is redrawn before each of the person's prompts whenever it
+changed (a run of computer moves is coalesced into one redraw, like the Discord presenter's
+coalesced edits) and once more at the end.
+
+At the prompt: a number from the list, an encoded action (``hold``, ``claim:53``) or an unambiguous
+prefix of one, ``help`` / ``?`` to list the moves again, ``table`` to redraw, ``quit`` or Ctrl-D
+to leave. Input and output are injectable (a function or a stream) so tests can script a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from bot.games import Action, Event, IllegalMove, available_games, get_engine
+from bot.games.dice import DiceSource, SecureDice, SeededDice
+from bot.i18n import has, t
+from bot.render import error_text, event_text, fill, game_module, private_text, seat_names, table_text
+from bot.simulate import (
+    Chooser,
+    _isatty,
+    check_level,
+    computer_move,
+    default_chooser,
+    known_levels,
+    options_dict,
+    parse_option,
+)
+from bot.store import Store
+from bot.tables import Seat, Table, TableError, TableService
+
+GUILD = CHANNEL = 0  # the terminal's one "server" and "channel"
+HUMAN_ID = 1
+DEFAULT_PAUSE = 0.8
+DEFAULT_NAME = "Player"
+MENU_REPEAT = 8  # after a wrong answer, repeat the moves inline when there are at most this many
+QUIT_WORDS = {"quit", "exit", "q", ":q"}
+HELP_WORDS = {"help", "?", "h"}
+TABLE_WORDS = {"table", "t", "show"}
+
+InputFn = Callable[[str], str]
+OutputFn = Callable[[str], None]
+
+
+# --------------------------------------------------------------------------------------------
+# Text helpers
+
+
+def _markdown(text: str, color: bool) -> str:
+    """Discord markdown for a terminal: **bold** / ~~strike~~ become ANSI (or plain), `code` loses its ticks."""
+    text = re.sub(r"\*\*(.+?)\*\*", (lambda m: f"\x1b[1m{m.group(1)}\x1b[0m") if color else r"\1", text)
+    text = re.sub(r"~~(.+?)~~", (lambda m: f"\x1b[9m{m.group(1)}\x1b[0m") if color else r"\1", text)
+    text = re.sub(r"\|\|(.+?)\|\|", r"\1", text)  # a spoiler: only the viewer's own text ever gets here
+    return re.sub(r"`([^`]*)`", r"\1", text)
+
+
+def compact(data: dict[str, Any], skip: Sequence[str] = ()) -> str:
+    """``key=value`` pairs on one line, for views and events no render module describes yet."""
+    parts = []
+    for key, value in data.items():
+        if key in skip:
+            continue
+        text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        parts.append(f"{key}={text}")
+    return " ".join(parts)
+
+
+def _render_missing(error: ImportError, game: str) -> bool:
+    return isinstance(error, ModuleNotFoundError) and (error.name or "").startswith(f"bot.render.{game}")
+
+
+class TerminalPresenter:
+    """The Presenter protocol for one person at a terminal (``viewer`` is their seat).
+
+    ``publish`` prints each public event line at once, and the viewer's own private events with a
+    🔒; private events of other seats are dropped. The table body is marked dirty and drawn by
+    :meth:`flush` (the game loop calls it before each prompt and at the end).
+    """
+
+    def __init__(self, write: OutputFn, viewer: int = 0, *, color: bool = False, width: int | None = None) -> None:
+        self.write = write
+        self.viewer = viewer
+        self.color = color
+        self.width = width or min(shutil.get_terminal_size((100, 24)).columns, 120)
+        self.dirty = False
+        self._table: Table | None = None
+        self._warned: set[str] = set()
+
+    # -- the Presenter protocol -----------------------------------------------------------
+
+    def publish(self, table: Table, events: list[Event], *, refresh: bool = True) -> None:
+        self._table = table
+        for event in events:
+            if event.to is None:
+                line = self.event_line(table, event)
+                if line:
+                    self.say(line)
+            elif event.to == self.viewer:
+                line = self.event_line(table, event, private=True)
+                if line:
+                    self.say(f"🔒 {line}")
+            # anything else is another seat's secret: never shown
+        if refresh and table.state is not None:
+            self.dirty = True
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.write(_markdown(text, self.color))
+
+    def event_line(self, table: Table, event: Event, private: bool = False) -> str | None:
+        """The catalog's line for ``event``; a compact ``kind: key=value`` line if the catalog has none."""
+        names = seat_names(table)
+        try:
+            if private:
+                text = private_text(table, event, table.locale)
+            else:
+                text = event_text(table.game, event.kind, event.data, names, table.locale)
+        except ImportError as error:
+            if not _render_missing(error, table.game):
+                raise
+            text = self._catalog_line(table, event, names)
+        if text:
+            return text
+        if self._has_template(table, event):
+            return None  # an empty template: the log deliberately skips this event
+        return f"{event.kind}: {compact(fill(event.data, names))}".rstrip(": ")
+
+    @staticmethod
+    def _keys(table: Table, event: Event) -> list[str]:
+        kinds = [event.kind]
+        try:
+            module = game_module(table.game)
+            if hasattr(module, "event_key"):
+                kinds.insert(0, module.event_key(event.kind, event.data))
+        except ImportError:
+            pass
+        return [key for kind in kinds for key in (f"{table.game}.event.{kind}", f"event.{kind}")]
+
+    def _has_template(self, table: Table, event: Event) -> bool:
+        return any(has(key, table.locale) for key in self._keys(table, event))
+
+    def _catalog_line(self, table: Table, event: Event, names: list[str]) -> str | None:
+        for key in self._keys(table, event):
+            if has(key, table.locale):
+                return t(key, table.locale, **fill(event.data, names)) or None
+        return None
+
+    def flush(self, table: Table | None = None, force: bool = False) -> None:
+        """Draw the table for the viewer if it changed since the last drawing (or ``force``)."""
+        table = table or self._table
+        if table is None or table.state is None or not (self.dirty or force):
+            return
+        self.dirty = False
+        for line in self.table_lines(table):
+            self.say(line)
+
+    def table_lines(self, table: Table) -> list[str]:
+        locale = table.locale
+        try:
+            text = table_text(table, locale, viewer=self.viewer)
+            title, body = text.title, text.body
+        except Exception as error:  # noqa: BLE001 - a render module in progress must not end the game
+            title = t(
+                "table.title", locale, game=t(f"game.{table.game}", locale), status=t(f"status.{table.status}", locale)
+            )
+            if not (isinstance(error, ImportError) and _render_missing(error, table.game)):
+                note = f"(bot.render.{table.game} failed: {type(error).__name__}: {error}; showing your raw view)"
+                if note not in self._warned:
+                    self._warned.add(note)
+                    title += "\n" + note
+            body = self.raw_view(table)
+        rule = "─" * max(0, min(self.width, 60) - len(title) - 4)
+        return ["", f"── {title} {rule}", *body, ""]
+
+    def raw_view(self, table: Table) -> list[str]:
+        """The viewer's own view, compactly (never anyone else's: the engine strips their secrets)."""
+        view = table.engine.view(table.state, self.viewer)
+        names = seat_names(table)
+        lines = [f"players: {', '.join(f'{i + 1}. {n}' for i, n in enumerate(names))}"]
+        text = compact(view, skip=("options", "legal", "game", "you"))
+        lines += textwrap.wrap(text, self.width, break_on_hyphens=False) or [""]
+        return lines
+
+
+# --------------------------------------------------------------------------------------------
+# The prompt
+
+
+def action_menu(legal: list[Action], width: int) -> list[str]:
+    """The legal actions numbered from 1, in columns."""
+    digits = len(str(len(legal)))
+    items = [f"{i:>{digits}}) {a.encode()}" for i, a in enumerate(legal, 1)]
+    cell = max(len(s) for s in items) + 3
+    per_line = max(1, (width - 2) // cell)
+    return [
+        "  " + "".join(s.ljust(cell) for s in items[i : i + per_line]).rstrip() for i in range(0, len(items), per_line)
+    ]
+
+
+def match_action(text: str, legal: list[Action]) -> Action | None:
+    """A legal action from a number, an exact encoding, or an unambiguous prefix of one."""
+    text = text.strip()
+    if text.isdigit():
+        i = int(text)
+        return legal[i - 1] if 1 <= i <= len(legal) else None
+    lowered = text.lower()
+    for action in legal:
+        if action.encode().lower() == lowered:
+            return action
+    candidates = [a for a in legal if a.encode().lower().startswith(lowered)]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _choices(legal: list[Action]) -> str:
+    return "1" if len(legal) == 1 else f"1-{len(legal)}"
+
+
+class Quit(Exception):
+    """The person left (``quit`` or end of input)."""
+
+
+# --------------------------------------------------------------------------------------------
+# The game
+
+
+class TerminalGame:
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        levels: Sequence[str],
+        options: dict[str, Any],
+        dice: DiceSource,
+        rng: random.Random,
+        *,
+        read: InputFn,
+        write: OutputFn,
+        pause: float = DEFAULT_PAUSE,
+        name: str = DEFAULT_NAME,
+        database: str = ":memory:",
+        chooser: Chooser | None = None,
+        color: bool = False,
+        width: int | None = None,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.levels = list(levels)
+        self.options = options
+        self.dice = dice
+        self.rng = rng
+        self.read = read
+        self.write = write
+        self.pause = pause
+        self.name = name
+        self.database = database
+        self.chooser = chooser
+        self.presenter = TerminalPresenter(write, 0, color=color, width=width)
+        self.table: Table | None = None
+        self.service: TableService | None = None
+
+    def say(self, text: str = "") -> None:
+        self.presenter.say(text)
+
+    async def run(self) -> int:
+        store = await Store.open(self.database)
+        # The terminal paces computer players itself (and offers a "random" level), so the service doesn't.
+        self.service = TableService(store, self.dice, self.presenter, run_dispatcher=False, auto_bots=False)
+        try:
+            await self.service.start()
+            try:
+                await self._setup()
+            except TableError as error:
+                self.say(f"error: {error_text(error, 'en', self.game)}")
+                return 2
+            try:
+                await self._loop()
+            except Quit:
+                self.say("")
+                self.say("You left the table; the game is not finished. Bye!")
+                return 0
+            self._result()
+            return 0
+        finally:
+            await self.service.stop()
+            await store.close()
+
+    async def _setup(self) -> None:
+        assert self.service is not None
+        human = Seat(HUMAN_ID, self.name)
+        self.table = await self.service.create(GUILD, CHANNEL, human, self.game, self.options)
+        computers = ", ".join(self.levels)
+        self.say(f"{t(f'game.{self.game}')}: {self.name} against {len(self.levels)} computer player(s) ({computers}).")
+        changed = self.table.engine.options(self.table.options).changed()
+        if changed:
+            self.say("Options: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        self.say("Type the number of a move (or the move itself), 'help' to list moves again, 'quit' to leave.")
+        for i, level in enumerate(self.levels):
+            await self.service.add_computer(CHANNEL, HUMAN_ID, level, computer_name(level, i, self.levels))
+        await self.service.start_game(CHANNEL, HUMAN_ID)
+
+    async def _loop(self) -> None:
+        table, service = self.table, self.service
+        assert table is not None and service is not None
+        engine = table.engine
+        watching = False
+        while engine.outcome(table.state) is None:
+            movers = engine.to_act(table.state)
+            if 0 in movers:
+                self.presenter.flush(table)
+                await self._human_turn(table)
+                continue
+            if not watching and not self._human_in_game(table):
+                watching = True
+                self.say("You are out of the game; the computer players play on.")
+            for seat in movers:
+                if engine.outcome(table.state) is not None or seat not in engine.to_act(table.state):
+                    continue
+                await self._computer_turn(table, seat)
+        self.presenter.flush(table, force=True)
+
+    def _human_in_game(self, table: Table) -> bool:
+        """Whether seat 0 still plays, from the usual view fields (``alive`` / ``active`` / ``out``)."""
+        view = table.engine.view(table.state, 0)
+        for key in ("alive", "active"):
+            flags = view.get(key)
+            if isinstance(flags, list) and flags and isinstance(flags[0], bool):
+                return bool(flags[0])
+        out = view.get("out")
+        if isinstance(out, list) and out:
+            return not out[0] if isinstance(out[0], bool) else 0 not in out
+        return True
+
+    async def _human_turn(self, table: Table) -> None:
+        assert self.service is not None
+        legal = table.engine.legal_actions(table.state, 0)
+        self._menu(legal)
+        while True:
+            try:
+                text = self.read(f"Your move [{_choices(legal)}] > ")
+            except (EOFError, KeyboardInterrupt):  # Ctrl-D / Ctrl-C at the prompt: leave cleanly
+                raise Quit from None
+            text = (text or "").strip()
+            lowered = text.lower()
+            if lowered in QUIT_WORDS:
+                raise Quit
+            if not text:
+                self.say(f"Type a number ({_choices(legal)}) or a move such as {legal[0]}; 'quit' leaves.")
+                continue
+            if lowered in HELP_WORDS:
+                self._menu(legal)
+                continue
+            if lowered in TABLE_WORDS:
+                self.presenter.flush(table, force=True)
+                continue
+            action = match_action(text, legal)
+            if action is None and text.isdigit():
+                self.say(f"✗ There is no move {text}: choose {_choices(legal)}, or type a move.")
+                continue
+            try:
+                await self.service.act(CHANNEL, HUMAN_ID, action or Action.parse(text))
+                return
+            except IllegalMove as error:
+                self.say(f"✗ {error_text(error, table.locale, table.game)}")
+            except TableError as error:
+                self.say(f"✗ {error_text(error, table.locale, table.game)}")
+            except (ValueError, TypeError):
+                self.say(f"✗ {text!r} is not a move.")
+            if len(legal) <= MENU_REPEAT:
+                self.say(f"  Your moves: {', '.join(a.encode() for a in legal)} (or their numbers {_choices(legal)}).")
+            else:
+                self.say(f"  Type a number {_choices(legal)}, a move such as {legal[0]}, or 'help' to list them again.")
+
+    def _menu(self, legal: list[Action]) -> None:
+        self.say(f"Your move — {len(legal)} choice{'s' if len(legal) != 1 else ''}:")
+        for line in action_menu(legal, self.presenter.width):
+            self.write(line)
+
+    async def _computer_turn(self, table: Table, seat: int) -> None:
+        assert self.service is not None
+        user = table.seats[seat]
+        level = user.level or "normal"
+        _, view = self.service.view(CHANNEL, user.id)
+        legal = table.engine.legal_actions(table.state, seat)
+        if self.pause:
+            await asyncio.sleep(self.pause)
+        action = computer_move(table.game, view, level, self.rng, legal, self.chooser)
+        if action not in legal:  # a computer player's bug must not end the person's game
+            self.say(f"(🤖 {user.name} chose {action}, which is not legal; it plays a random legal move instead)")
+            action = self.rng.choice(legal)
+        await self.service.act(CHANNEL, user.id, action)
+
+    def _result(self) -> None:
+        table = self.table
+        assert table is not None
+        outcome = table.engine.outcome(table.state)
+        assert outcome is not None
+        names = seat_names(table)
+        place, parts = 1, []
+        for group in outcome.ranking:
+            for seat in group:
+                parts.append(f"{place}. {names[seat]} ({outcome.scores[seat]})")
+            place += len(group)
+        self.say("🏁 Result: " + " · ".join(parts))
+        winners = outcome.winners
+        if 0 in winners:
+            self.say("🏆 You win!" if len(winners) == 1 else "🤝 You share first place!")
+        else:
+            self.say("You lost this one. Another game?")
+
+
+# --------------------------------------------------------------------------------------------
+# Entry points
+
+
+def computer_name(level: str, index: int, levels: Sequence[str] = ()) -> str:
+    """``bot.ai.bot_name`` (a tavern regular of that level, distinct per level), else ``Bot N``."""
+    try:
+        from bot.ai import bot_name
+
+        return bot_name(level, list(levels[:index]).count(level))
+    except (ImportError, ValueError, KeyError):
+        return f"Bot {index + 1} ({level})"
+
+
+def _reader(source: InputFn | TextIO | None, write: OutputFn) -> InputFn:
+    if source is None:
+        if _isatty(sys.stdin):
+            return input
+        source = sys.stdin  # piped: read lines and echo them, so the transcript shows the answers
+    if callable(source):
+        return source
+    stream = source
+
+    def read(prompt: str) -> str:
+        line = stream.readline()
+        if not line:
+            raise EOFError
+        write(prompt + line.rstrip("\n"))  # echo, so a transcript reads like a session
+        return line.rstrip("\n")
+
+    return read
+
+
+def _writer(sink: OutputFn | TextIO | None) -> tuple[OutputFn, bool]:
+    if sink is None:
+        sink = sys.stdout
+    if callable(sink):
+        return sink, False
+    stream = sink
+
+    def write(text: str) -> None:
+        stream.write(text + "\n")
+        stream.flush()
+
+    color = _isatty(stream) and "NO_COLOR" not in os.environ
+    return write, color
+
+
+def resolve_levels(levels: str | Sequence[str], computers: int) -> list[str]:
+    """One level for every computer player: ``"hard"``, or ``"easy,hard"`` with one per computer."""
+    items = [x for x in (levels.split(",") if isinstance(levels, str) else levels) if x.strip()]
+    items = [check_level(x) for x in items] or ["normal"]
+    if len(items) == 1:
+        return items * computers
+    if len(items) != computers:
+        raise ValueError(f"give one level, or one per computer player ({computers}); got {len(items)}")
+    return items
+
+
+async def play(
+    game: str,
+    players: int | None = None,
+    level: str | Sequence[str] = "normal",
+    options: dict[str, Any] | None = None,
+    seed: int | str | None = None,
+    *,
+    input: InputFn | TextIO | None = None,
+    output: OutputFn | TextIO | None = None,
+    pause: float = DEFAULT_PAUSE,
+    name: str = DEFAULT_NAME,
+    database: str = ":memory:",
+    chooser: Chooser | None = None,
+    color: bool | None = None,
+    width: int | None = None,
+) -> int:
+    """Play ``game`` in a terminal: the person is seat 0, ``players - 1`` computer players the rest.
+
+    Returns an exit status: 0 when the game ended or the person quit, 2 for bad arguments.
+    ``input`` is a function like :func:`input` (raising ``EOFError`` at the end) or a text stream;
+    ``output`` a function taking one line or a text stream. ``seed`` makes the dice and the
+    computer players' choices reproducible.
+    """
+    write, auto_color = _writer(output)
+    read = _reader(input, write)
+    game = game.strip().lower()
+    if game not in available_games():
+        write(f"error: unknown game {game!r}: choose from {', '.join(available_games())}")
+        return 2
+    engine = get_engine(game)
+    try:
+        fewest, most = engine.player_range(engine.options(options or {}))
+    except (ValueError, TypeError) as error:
+        write(f"error: invalid option {error}")
+        return 2
+    players = players or max(2, fewest)
+    if not fewest <= players <= most:
+        write(f"error: {t(f'game.{game}')} takes {fewest}-{most} players with these options; got {players}")
+        return 2
+    try:
+        levels = resolve_levels(level, players - 1)
+    except ValueError as error:
+        write(f"error: {error}")
+        return 2
+    if chooser is None and any(lv != "random" for lv in levels):
+        try:
+            chooser = default_chooser(game)
+        except RuntimeError as error:
+            write(f"error: {error}")
+            return 2
+    dice: DiceSource = SecureDice() if seed is None else SeededDice(f"{seed}:dice")
+    rng = random.Random() if seed is None else random.Random(f"{seed}:ai")
+    session = TerminalGame(
+        game,
+        players,
+        levels,
+        options or {},
+        dice,
+        rng,
+        read=read,
+        write=write,
+        pause=pause,
+        name=name,
+        database=database,
+        chooser=chooser,
+        color=auto_color if color is None else color,
+        width=width,
+    )
+    return await session.run()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("game", help="pig, mia, mex, liar or mythic")
+    parser.add_argument(
+        "--players", "-p", type=int, help="seats in all, you included (default: 2, or the game's minimum)"
+    )
+    parser.add_argument(
+        "--level",
+        "-l",
+        default="normal",
+        help=f"the computer players' level: {', '.join(known_levels())}; or one per computer, e.g. easy,hard",
+    )
+    parser.add_argument(
+        "--option",
+        "-o",
+        type=parse_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. --option target=50 (repeatable)",
+    )
+    parser.add_argument("--seed", help="reproducible dice and computer choices")
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=DEFAULT_PAUSE,
+        help=f"seconds before each computer move (default {DEFAULT_PAUSE})",
+    )
+    parser.add_argument("--name", default=DEFAULT_NAME, help=f"your name at the table (default {DEFAULT_NAME})")
+    parser.set_defaults(handler=main_from_args)
+    return parser
+
+
+def main_from_args(
+    args: argparse.Namespace, input: InputFn | TextIO | None = None, output: OutputFn | TextIO | None = None
+) -> int:
+    coro = play(
+        args.game,
+        args.players,
+        args.level,
+        options_dict(args.option),
+        args.seed,
+        input=input,
+        output=output,
+        pause=max(0.0, args.pause),
+        name=args.name,
+    )
+    # Not asyncio.run: its SIGINT handler would swallow the first Ctrl-C while input() blocks.
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(coro)
+    try:
+        return loop.run_until_complete(task)
+    except KeyboardInterrupt:  # during a computer's pause: let the game close its store, then go
+        task.cancel()
+        try:
+            loop.run_until_complete(task)
+        except BaseException:  # noqa: BLE001 - the cancellation we asked for
+            pass
+        print("\nInterrupted. Bye!", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the output went to a pager or `head` that has closed
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dicetavern play", description="Play a Dice Tavern game in the terminal against computer players."
+    )
+    return add_arguments(parser)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_from_args(build_parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
