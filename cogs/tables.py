@@ -94,8 +94,7 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
             else:
                 await service.start_game(channel_id, interaction.user.id)
             if edit:
-                await self._edit_table_message(interaction, table)
-                shown = table.version
+                shown = await self._edit_table_message(interaction, table)
             else:
                 await send_ephemeral(
                     interaction,
@@ -120,8 +119,7 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
             )
             on_table_message = interaction.message is not None and interaction.message.id == table.message_id
             if on_table_message:
-                await self._edit_table_message(interaction, table)
-                shown = table.version
+                shown = await self._edit_table_message(interaction, table)
         except REFUSALS as error:
             await refuse(interaction, error, table.game)
             return
@@ -138,12 +136,14 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         if lines or not interaction.response.is_done():
             await send_ephemeral(interaction, "\n".join(lines)[:2000] or t("ui.done", locale))
 
-    async def _edit_table_message(self, interaction: discord.Interaction, table: Table) -> None:
+    async def _edit_table_message(self, interaction: discord.Interaction, table: Table) -> tuple[object, ...]:
+        look = self.bot.presenter.look(table)
         embed, view = table_embed(table, table.locale), table_view(table, table.locale)
         if interaction.response.is_done():
             await interaction.edit_original_response(embed=embed, view=view)
         else:
             await interaction.response.edit_message(embed=embed, view=view)
+        return look
 
     async def show_private_view(self, interaction: discord.Interaction, table: Table) -> None:
         """The 🎲 My dice button: the player's own view, always ephemeral, plus undelivered secrets."""

@@ -60,7 +60,10 @@ def event_text(game: str, kind: str, data: dict[str, Any], names: list[str], loc
         kind = module.event_key(kind, data)
     for key in (f"{game}.event.{kind}", f"event.{kind}"):
         if has(key, locale):
-            text = t(key, locale, **fill(data, names))
+            params = fill(data, names)
+            if hasattr(module, "event_params"):  # e.g. every hand of a reveal, drawn with names
+                params.update(module.event_params(kind, data, names, locale))
+            text = t(key, locale, **params)
             return text or None
     return None
 

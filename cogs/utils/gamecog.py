@@ -64,6 +64,7 @@ class GameCog(commands.GroupCog):
             return
         presenter = self.bot.presenter
         presenter.hold(table.id)  # this response becomes the table message
+        shown = presenter.look(table)
         try:
             response = await interaction.response.send_message(
                 embed=table_embed(table, table.locale), view=table_view(table, table.locale)
@@ -71,7 +72,7 @@ class GameCog(commands.GroupCog):
             if response.message_id:
                 await presenter.set_message(table, response.message_id)
         finally:
-            presenter.release(table, table.version)
+            presenter.release(table, shown)
 
     @app_commands.command(name="join", description=t("cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:

@@ -57,7 +57,7 @@ class DiscordPresenter:
         self.dms_closed: set[int] = set()
         self.pending: dict[tuple[int, int], list[str]] = defaultdict(list)  # (table, user) -> undelivered secrets
         self._dirty: dict[int, Table] = {}
-        self._shown: dict[int, int] = {}  # table id -> version the table message shows
+        self._shown: dict[int, tuple[object, ...]] = {}  # table id -> look() of what its message shows
         self._held: dict[int, int] = defaultdict(int)
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -92,10 +92,15 @@ class DiscordPresenter:
         """The caller will show the table itself (an interaction response): don't edit meanwhile."""
         self._held[table_id] += 1
 
-    def release(self, table: Table, shown_version: int | None) -> None:
+    @staticmethod
+    def look(table: Table) -> tuple[object, ...]:
+        """What the table message depends on: the version moves with play, the seats with the lobby."""
+        return (table.version, table.status, table.host_id, tuple(s.id for s in table.seats))
+
+    def release(self, table: Table, shown: tuple[object, ...] | None) -> None:
         self._held[table.id] = max(0, self._held[table.id] - 1)
-        if shown_version is not None:
-            self._shown[table.id] = shown_version
+        if shown is not None:
+            self._shown[table.id] = shown
         if table.id in self._dirty and not self._held[table.id]:
             self.refresh(self._dirty[table.id])
 
@@ -103,7 +108,7 @@ class DiscordPresenter:
         try:
             while table_id in self._dirty and not self._held[table_id]:
                 table = self._dirty.pop(table_id)
-                if self._shown.get(table_id) == table.version and table.message_id and table.status != "cancelled":
+                if self._shown.get(table_id) == self.look(table) and table.message_id:
                     continue
                 try:
                     await self._show(table)
@@ -117,17 +122,17 @@ class DiscordPresenter:
         locale = table.locale
         embed, view = table_embed(table, locale), table_view(table, locale)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        version = table.version
+        look = self.look(table)
         if table.message_id:
             try:
                 await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
-                self._shown[table.id] = version
+                self._shown[table.id] = look
                 return
             except discord.NotFound:
                 pass  # someone deleted it: post a fresh one
         message = await channel.send(embed=embed, view=view)
         await self.set_message(table, message.id)
-        self._shown[table.id] = version
+        self._shown[table.id] = look
 
     async def set_message(self, table: Table, message_id: int) -> None:
         table.message_id = message_id

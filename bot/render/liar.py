@@ -1,0 +1,188 @@
+"""Liar's Dice: the table body, the raise controls, and the bid wording.
+
+Everything is drawn from ``engine.view``: with ``viewer`` None (the channel) ``hand`` is None, so a
+player's dice only ever appear in their own view, their DM, or a public reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.liars_dice import legal_bids
+from bot.i18n import DEFAULT, t
+from bot.render import DIE_FACES, Control, Menu, dice_text
+
+MENU_SIZE = 25  # Discord's limit of options per select
+LOW_FACES = (1, 2, 3)
+
+
+def bid_text(quantity: int, face: int, locale: str = DEFAULT, key: str = "liar.bid") -> str:
+    """``**3 × ⚃** (fours)``; ``key="liar.bid_label"`` gives the plain form for select options."""
+    name = t(f"liar.face_{'one' if quantity == 1 else 'many'}.{face}", locale)
+    return t(key, locale, quantity=quantity, die=DIE_FACES[face - 1], name=name)
+
+
+def event_key(kind: str, data: dict[str, Any]) -> str:
+    if kind == "bid" and data.get("face") in range(1, 7):
+        return f"bid_{data['face']}" + ("_one" if data.get("quantity") == 1 else "")
+    if kind == "reveal" and "bid_true" in data:
+        return "reveal_true" if data["bid_true"] else "reveal_false"
+    if kind == "round" and data.get("redeal"):
+        return "round_redeal"
+    if kind == "timeout":
+        return "timeout_challenge" if data.get("action") == "challenge" else "timeout_bid"
+    if kind == "game_over" and data.get("reason"):
+        return f"game_over_{data['reason']}"
+    return kind
+
+
+def _raises(view: dict[str, Any]) -> list[tuple[int, int]]:
+    """Every legal bid now, smallest first. Public: it depends only on the options, the bid and the dice count."""
+    if view.get("over") or view.get("current") is None:
+        return []
+    o = view["options"]
+    bid = view["bid"]
+    previous = (bid["quantity"], bid["face"]) if bid else (0, 0)
+    return [
+        (int(a.args[0]), int(a.args[1])) for a in legal_bids(o["raise_rule"], o["wild_ones"], view["total"], *previous)
+    ]
+
+
+def _menu(name: str, placeholder: str, bids: list[tuple[int, int]], rank: list[tuple[int, int]]) -> Menu | None:
+    """Up to 25 bids on the faces of one group: the smallest few quantities of every face, taken in turn."""
+    by_face: dict[int, list[tuple[int, int]]] = {}
+    for q, f in bids:
+        by_face.setdefault(f, []).append((q, f))
+    queues = [sorted(v) for _, v in sorted(by_face.items())]
+    chosen: list[tuple[int, int]] = []
+    while len(chosen) < MENU_SIZE and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < MENU_SIZE:
+                chosen.append(queue.pop(0))
+    if not chosen:
+        return None
+    order = {b: i for i, b in enumerate(rank)}
+    chosen.sort(key=order.__getitem__)
+    options = tuple((bid_text(q, f, key="liar.bid_label"), f"bid:{q}:{f}") for q, f in chosen)
+    return Menu(name, placeholder, options)
+
+
+def controls(view: dict[str, Any]) -> list[Control | Menu]:
+    """Min raise (the rule's smallest legal bid), Liar!, and two menus of legal raises (low and high faces)."""
+    if view.get("over") or view.get("current") is None:
+        return []
+    bids = _raises(view)
+    out: list[Control | Menu] = []
+    if bids:
+        q, f = bids[0]
+        label = "liar.min_raise_button" if view["bid"] else "liar.open_button"
+        out.append(Control(label, f"bid:{q}:{f}", "primary"))
+    if view["bid"]:
+        out.append(Control("liar.liar_button", "challenge", "danger"))
+    low = [b for b in bids if b[1] in LOW_FACES]
+    high = [b for b in bids if b[1] not in LOW_FACES]
+    low_key = "liar.menu_low_wild" if view["options"]["wild_ones"] else "liar.menu_low"
+    for menu in (_menu("bid_low", low_key, low, bids), _menu("bid_high", "liar.menu_high", high, bids)):
+        if menu is not None:
+            out.append(menu)
+    return out
+
+
+def _seat_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    lines = []
+    for seat, name in enumerate(names):
+        if view["forfeited"][seat]:
+            lines.append(t("liar.seat_forfeited", locale, name=name))
+        elif view["out"][seat]:
+            lines.append(t("liar.seat_out", locale, name=name))
+        else:
+            marker = "▶️" if seat == view["current"] else "▫️"
+            lines.append(t("liar.seat_line", locale, marker=marker, name=name, count=view["counts"][seat]))
+    return lines
+
+
+def _reveal_lines(reveal: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else "?"
+
+    lines = [
+        t(
+            "liar.reveal_title",
+            locale,
+            round=reveal["round"],
+            bid=bid_text(reveal["quantity"], reveal["face"], locale),
+            bidder=name(reveal["bidder"]),
+            challenger=name(reveal["challenger"]),
+            count=reveal["count"],
+            wild=t("liar.reveal_wild", locale) if reveal.get("wild_ones") else "",
+        )
+    ]
+    lines += [
+        t("liar.reveal_hand", locale, name=name(seat), dice=dice_text(hand))
+        for seat, hand in enumerate(reveal["hands"])
+        if hand
+    ]
+    key = "liar.reveal_result_true" if reveal["bid_true"] else "liar.reveal_result_false"
+    lines.append(t(key, locale, loser=name(reveal["loser"])))
+    return lines
+
+
+def _result_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    lines = [t("liar.over", locale)]
+    reveal = view.get("last_reveal")
+    if view["options"]["mode"] == "single" and view.get("end_reason") == "challenge" and reveal:
+        lines.append(t("liar.over_single", locale, winner=names[reveal["winner"]], loser=names[reveal["loser"]]))
+        return lines
+    counts = view["counts"]
+    best = max(counts) if counts else 0
+    winners = [f"**{names[s]}**" for s, c in enumerate(counts) if c and c == best]
+    if winners:
+        key = "liar.over_winner" if len(winners) == 1 else "liar.over_winners"
+        lines.append(t(key, locale, winners=", ".join(winners)))
+    return lines
+
+
+def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    o = view["options"]
+    header = "liar.header_wild" if o["wild_ones"] else "liar.header"
+    lines = [
+        t(
+            header,
+            locale,
+            round=view["round"],
+            total=view["total"],
+            rule=t(f"liar.rule.{o['raise_rule']}", locale),
+            mode=t(f"liar.mode.{o['mode']}", locale),
+        )
+    ]
+    if o["mode"] != "single" and o["max_rounds"]:
+        lines.append(t("liar.max_rounds", locale, max_rounds=o["max_rounds"]))
+    if view.get("hand"):  # only in a player's own view
+        lines.append(t("liar.your_dice", locale, dice=dice_text(view["hand"])))
+    lines.append("")
+    lines += _seat_lines(view, names, locale)
+    lines.append("")
+    if view["over"]:
+        lines += _result_lines(view, names, locale)
+    else:
+        current = names[view["current"]]
+        bids = _raises(view)
+        smallest = bid_text(*bids[0], locale) if bids else ""
+        bid = view["bid"]
+        if bid is None:
+            lines.append(t("liar.no_bid", locale, name=current, min=smallest))
+        else:
+            bidder = names[view["bidder"]] if view["bidder"] is not None else "?"
+            lines.append(
+                t("liar.standing_bid", locale, bid=bid_text(bid["quantity"], bid["face"], locale), name=bidder)
+            )
+            if len(view["bids"]) > 1:
+                history = " → ".join(f"{names[s]} {q} × {DIE_FACES[f - 1]}" for s, q, f in view["bids"])
+                lines.append(t("liar.bids_so_far", locale, bids=history))
+            key = "liar.to_act" if bids else "liar.must_challenge"
+            lines.append(t(key, locale, name=current, min=smallest))
+    reveal = view.get("last_reveal")
+    if reveal:
+        lines.append("")
+        lines += _reveal_lines(reveal, names, locale)
+    return lines

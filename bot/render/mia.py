@@ -1,0 +1,204 @@
+"""Mia's table body, its controls, and the variants of its event lines.
+
+Everything here works from ``engine.view(state, viewer)``: with ``viewer`` None (the channel) the view holds no
+dice, so the public table message cannot show any. The legal claims are public (they depend only on the current
+claim), so the claim menu sits on the table message; the viewer's own legal moves (``view["legal"]``) drive the
+controls of the private 🎲 My dice reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import Action
+from bot.games.mia import AWAIT_CLAIM, AWAIT_MIA_RESPONSE, AWAIT_RESPONSE, GAME_OVER, MIA, value_of, values_above
+from bot.i18n import DEFAULT, t
+from bot.render import Control, Menu, dice_text
+
+LIFE, NO_LIFE = "♥", "♡"
+
+
+def event_key(kind: str, data: dict[str, Any]) -> str:
+    """Template variants: a Mia announcement, a lie revealed, why a life was lost, a game without a first out."""
+    if kind in ("claim", "blind_pass", "dice") and data.get("value") == MIA:
+        return f"{kind}_mia"
+    if kind == "reveal" and not data.get("truthful", True):
+        return "reveal_lie"
+    if kind == "life_lost" and data.get("reason"):
+        return f"life_lost_{data['reason']}"
+    if kind == "eliminated" and data.get("reason") == "forfeit":
+        return "eliminated_forfeit"
+    if kind == "game_over" and data.get("loser") is None:
+        return "game_over_no_loser"
+    return kind
+
+
+MIA_LABEL = "mia.mia_value"
+
+
+def value_label(value: int, locale: str | None = DEFAULT) -> str:
+    """How a value reads in a menu or a line: ``53``, or ``21 — Mia!``.
+
+    With ``locale`` None it is the catalog key for Mia, which the table message translates for its channel."""
+    if value != MIA:
+        return str(value)
+    return MIA_LABEL if locale is None else t(MIA_LABEL, locale)
+
+
+# -- controls ------------------------------------------------------------------------------------
+
+
+def _claim_menu(values: list[int], locale: str | None) -> Menu:
+    return Menu("claim", "mia.claim_placeholder", tuple((value_label(v, locale), f"claim:{v}") for v in values))
+
+
+def _blind_menu(values: list[int], locale: str | None) -> Menu:
+    return Menu("blind", "mia.blind_placeholder", tuple((value_label(v, locale), f"blind_pass:{v}") for v in values))
+
+
+RESPONSE_BUTTONS = (
+    Control("mia.roll_button", "roll", "primary"),
+    Control("mia.liar_button", "challenge", "danger"),
+)
+MIA_BUTTONS = (
+    Control("mia.concede_button", "give_up", "secondary"),
+    Control("mia.look_button", "challenge_mia", "danger"),
+)
+PEEK_BUTTON = Control("mia.peek_button", "peek", "secondary")
+
+
+def public_blind_values(view: dict[str, Any]) -> list[int]:
+    """The blind-pass values anyone can see are legal (``blind_pass=any``), respecting the loop guard.
+
+    With ``first_receiver`` the public view cannot tell whether the holder is the round's first receiver
+    (it has no announcement count), so that menu is offered only in the holder's private view.
+    """
+    if view["options"]["blind_pass"] != "any" or view["phase"] != AWAIT_RESPONSE:
+        return []
+    values = values_above(view["claim"], view["options"]["doubles_order"], equal=True)
+    if view["blind_streak"] >= sum(view["alive"]) - 1 and view["claim"] in values:
+        values.remove(view["claim"])
+    return values
+
+
+def controls(view: dict[str, Any]) -> list[Control | Menu]:
+    """The table message's controls for the current phase, from the public view."""
+    phase = view["phase"]
+    if phase == AWAIT_CLAIM:
+        out: list[Control | Menu] = [] if view["looked"] else [PEEK_BUTTON]
+        out.append(_claim_menu(values_above(view["claim"], view["options"]["doubles_order"]), None))
+        return out
+    if phase == AWAIT_RESPONSE:
+        out = list(RESPONSE_BUTTONS)
+        blind = public_blind_values(view)
+        if blind:
+            out.append(_blind_menu(blind, None))
+        return out
+    if phase == AWAIT_MIA_RESPONSE:
+        return list(MIA_BUTTONS)
+    return []
+
+
+def player_controls(view: dict[str, Any], locale: str = DEFAULT) -> list[Control | Menu]:
+    """The viewer's own legal moves (``view["legal"]``) as controls, for the private 🎲 My dice reply.
+
+    Each set holds one move of this player: controls carry the table version they were drawn at, and a second
+    move from the same message would be refused as a repeat. So before the player has looked at fresh dice the
+    reply offers only Peek (a blind announcement is on the table message); after that, the claim menu.
+    """
+    legal = [Action.parse(a) for a in view.get("legal", [])]
+    names = {a.name for a in legal}
+    if "peek" in names:
+        return [PEEK_BUTTON]
+    out: list[Control | Menu] = [c for c in (*RESPONSE_BUTTONS, *MIA_BUTTONS) if c.action in names]
+    claims = [int(a.args[0]) for a in legal if a.name == "claim"]
+    if claims:
+        out.append(_claim_menu(claims, locale))
+    blind = [int(a.args[0]) for a in legal if a.name == "blind_pass"]
+    if blind:
+        out.append(_blind_menu(blind, locale))
+    return out
+
+
+# -- the table message body ----------------------------------------------------------------------
+
+
+def _hearts(lives: int, most: int) -> str:
+    return LIFE * lives + NO_LIFE * max(0, most - lives)
+
+
+def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    o = view["options"]
+    lines = [t(f"mia.order_{o['doubles_order']}", locale)]
+    if o["blind_pass"] != "off":
+        lines.append(t(f"mia.blind_{o['blind_pass']}", locale))
+    if o["mia_mode"] == "auto_reveal":
+        lines.append(t("mia.auto_reveal_note", locale))
+    lines.append("")
+    over = view["phase"] == GAME_OVER
+    for seat, name in enumerate(names):
+        if not view["alive"][seat]:
+            lines.append(t("mia.out_line", locale, name=name))
+            continue
+        marker = "▫️"
+        if over and seat == view["winner"]:
+            marker = "🏆"
+        elif not over and seat == view["holder"]:
+            marker = "▶️"
+        hearts = _hearts(view["lives"][seat], o["lives"])
+        lines.append(t("mia.lives_line", locale, marker=marker, name=f"**{name}**", hearts=hearts))
+    lines.append("")
+    lines += _situation(view, names, locale)
+    lines += _private(view, locale)
+    return lines
+
+
+def _situation(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    """Whose turn it is and what is being claimed."""
+    phase = view["phase"]
+
+    def name(seat: int | None) -> str:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+
+    if phase == GAME_OVER:
+        lines = [t("mia.winner", locale, winner=name(view["winner"]))]
+        if view["loser"] is not None:
+            lines.append(t("mia.first_out", locale, loser=name(view["loser"])))
+        return lines
+    holder, claimant, claim = name(view["holder"]), name(view["claimant"]), view["claim"]
+    lines = [t("mia.round", locale, round=view["round"])]
+    if phase == AWAIT_CLAIM:
+        if claim is None:
+            lines.append(t("mia.first_claim", locale, holder=holder))
+        else:
+            key = "mia.believed" if view["looked"] else "mia.believed_unseen"
+            lines.append(t(key, locale, holder=holder, claimant=claimant, claim=claim))
+        return lines
+    if phase == AWAIT_MIA_RESPONSE:
+        lines.append(t("mia.announced_mia", locale, claimant=claimant))
+    else:
+        lines.append(t("mia.announced", locale, claimant=claimant, claim=claim))
+    if view["roller"] is not None and view["roller"] != view["claimant"]:
+        lines.append(t("mia.blind_roller", locale, roller=name(view["roller"])))
+    if phase == AWAIT_MIA_RESPONSE:
+        penalty = view["options"]["mia_check_penalty"]
+        lines.append(t("mia.respond_mia", locale, holder=holder, penalty=penalty))
+    elif public_blind_values(view):
+        lines.append(t("mia.respond_blind", locale, holder=holder))
+    else:
+        lines.append(t("mia.respond", locale, holder=holder))
+    return lines
+
+
+def _private(view: dict[str, Any], locale: str) -> list[str]:
+    """Only in a player's own view: their dice, or a reminder that they have not looked."""
+    you = view.get("you")
+    if you is None:
+        return []
+    dice = view.get("dice")
+    if dice:
+        value = value_label(value_of(dice), locale)
+        return ["", t("mia.your_dice", locale, dice=dice_text(dice), value=value)]
+    if view["phase"] == AWAIT_CLAIM and you == view["holder"] and not view["looked"]:
+        return ["", t("mia.not_looked", locale)]
+    return []

@@ -1,0 +1,274 @@
+"""Mythical Dice: the table body, the bid and die menus, and the wording of dice, rolls and log lines.
+
+Everything is drawn from ``engine.view``: with ``viewer`` None (the channel) ``your_dice`` is empty
+and unrevealed bids are None, so a hand or a bid only ever appears in its owner's view or DM.
+
+Two spellings keep hidden and public dice apart: a die in a hand reads ``🟥 red`` (its type), a
+rolled die reads ``🟥 **7**`` (its face), and a suit reads ``🟥 **red**``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.mythical_dice import DIE_TYPES, FLAG, SPECIALS
+from bot.i18n import DEFAULT, t
+from bot.render import Menu
+
+DIE_EMOJI = {
+    "minotaur": "🐂",
+    "griffin": "🦅",
+    "mermaid": "🧜",
+    "red": "🟥",
+    "yellow": "🟨",
+    "purple": "🟪",
+    "gray": "⬜",
+}
+MEDALS = ("🥇", "🥈", "🥉")
+MENU_SIZE = 25  # Discord's limit of options per select
+
+
+# -- dice, rolls, hands ------------------------------------------------------------------------
+
+
+def die_text(kind: str, locale: str = DEFAULT, count: int = 1) -> str:
+    """A hidden die by its type: ``🟥 red``, or ``🟥 red ×2`` for several of one type."""
+    key = "mythic.hand_die" if count == 1 else "mythic.hand_dice"
+    return t(key, locale, emoji=DIE_EMOJI.get(kind, "🎲"), name=t(f"mythic.die.{kind}", locale), count=count)
+
+
+def _by_type(kinds: list[str]) -> list[tuple[str, int]]:
+    """(type, count) in bag order: the specials, then the colours from strongest to weakest."""
+    order = [k for k in DIE_TYPES if k in kinds] + sorted({k for k in kinds if k not in DIE_TYPES})
+    return [(k, kinds.count(k)) for k in order]
+
+
+def hand_text(kinds: list[str], locale: str = DEFAULT) -> str:
+    """A hand of hidden dice: ``🐂 Minotaur · 🟥 red ×2 · ⬜ gray``."""
+    if not kinds:
+        return t("mythic.no_dice", locale)
+    return " · ".join(die_text(kind, locale, count) for kind, count in _by_type(kinds))
+
+
+def face_text(face: str, locale: str = DEFAULT) -> str:
+    if face == FLAG:
+        return t("mythic.face.flag", locale)
+    if face in SPECIALS:
+        return t(f"mythic.face.{face}", locale)
+    return t("mythic.face.number", locale, value=face)
+
+
+def roll_text(kind: str, face: str, locale: str = DEFAULT) -> str:
+    """A rolled die by its face: ``🟥 **7**``, ``⬜ 🏳️``, ``🦅 **Griffin**``."""
+    return f"{DIE_EMOJI.get(kind, '🎲')} {face_text(face, locale)}"
+
+
+def suit_text(suit: str | None, locale: str = DEFAULT) -> str:
+    if suit is None:
+        return t("mythic.no_suit", locale)
+    return t("mythic.suit", locale, emoji=DIE_EMOJI.get(suit, "🎲"), name=t(f"mythic.die.{suit}", locale))
+
+
+def _rolls_text(rolls: list[dict[str, Any]], names: list[str], locale: str) -> str:
+    return " · ".join(f"**{_name(names, r['player'])}** {roll_text(r['type'], r['face'], locale)}" for r in rolls)
+
+
+def _name(names: list[str], seat: int | None) -> str:
+    return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+
+
+# -- log lines -----------------------------------------------------------------------------------
+
+
+def event_key(kind: str, data: dict[str, Any]) -> str:
+    """Pick a template variant; for hands and per-player lists, add the text the template prints.
+
+    ``bot.render.fill`` names seats only for single seat keys and the ``players`` list, so a list of
+    per-player values is printed beside ``players`` in the same order. The added keys are plain
+    strings and are recomputed on every call (this hook gets no locale: they use the default one).
+    """
+    if kind == "played":
+        kind_, face = data.get("type"), data.get("face")
+        if kind_ not in DIE_TYPES:
+            return "played"
+        return f"played_{kind_}_flag" if face == FLAG else f"played_{kind_}"
+    if kind == "trick_won":
+        face, kind_ = data.get("face"), data.get("type")
+        if face in SPECIALS:
+            return f"trick_won_{face}"
+        if face == FLAG:
+            return "trick_won_flag"
+        return f"trick_won_{kind_}" if kind_ in DIE_TYPES else "trick_won"
+    if kind == "hand_started" and data.get("dice") == 1:
+        return "hand_started_one"
+    if kind == "deal":
+        data["hand_text"] = hand_text([d["type"] for d in data.get("dice", [])])
+    elif kind == "bids_revealed":
+        bids = data.get("bids", [])
+        data["players"] = [p for p, b in enumerate(bids) if b is not None]
+        data["bid_list"] = " · ".join(f"**{b}**" for b in bids if b is not None)
+    elif kind == "hand_scored":
+        rows = data.get("rows", [])
+        data["players"] = [r["player"] for r in rows]
+        data["results"] = " · ".join(f"**{r['score']:+d}**" for r in rows)
+    elif kind == "game_over" and len(data.get("winners", [])) > 1:
+        return "game_over_tie"
+    return kind
+
+
+# -- controls --------------------------------------------------------------------------------------
+
+
+def _bid_menu(view: dict[str, Any]) -> Menu:
+    options = tuple((str(b), f"bid:{b}") for b in range(min(view["hand"] + 1, MENU_SIZE)))
+    return Menu("bid", "mythic.bid_placeholder", options)
+
+
+def controls(view: dict[str, Any]) -> list[Menu]:
+    """The table message offers a menu of bids while bidding (a bid is secret, the menu is not).
+
+    Playing needs the player's own dice, so the die menu is only in 🎲 My dice (``private_menus``).
+    """
+    if view["phase"] == "bidding":
+        return [_bid_menu(view)]
+    return []
+
+
+def die_choices(view: dict[str, Any], locale: str = DEFAULT) -> list[tuple[str, int]]:
+    """(label, die id) per die type the viewer may roll now, or holds if it is not their roll.
+
+    Dice of one type are interchangeable, so each type is offered once (its lowest id).
+    """
+    legal = {int(a.split(":")[1]) for a in view.get("legal", []) if a.startswith("play:")}
+    dice = [d for d in view.get("your_dice", []) if not legal or d["id"] in legal]
+    kinds = [d["type"] for d in dice]
+    return [
+        (die_text(kind, locale, count), min(d["id"] for d in dice if d["type"] == kind))
+        for kind, count in _by_type(kinds)
+    ]
+
+
+def private_menus(view: dict[str, Any], locale: str = DEFAULT) -> list[Menu]:
+    """The menus under a player's own view: a bid to place, or the legal dice to roll."""
+    legal = view.get("legal", [])
+    if view["phase"] == "bidding" and legal:
+        return [_bid_menu(view)]
+    if view["phase"] == "playing" and legal:
+        options = tuple((label, f"play:{die}") for label, die in die_choices(view, locale))
+        return [Menu("play", "mythic.play_placeholder", options)]
+    return []
+
+
+# -- the table body --------------------------------------------------------------------------------
+
+
+def _ranking(view: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Best first, ties sharing a place (the engine's outcome, from the public view); leavers last."""
+    scores, exact = view["scores"], view["exact_bids"]
+    by_exact = view["options"]["tie_break"] == "exact_bids"
+
+    def key(p: int) -> tuple[int, ...]:
+        return (-scores[p], -exact[p]) if by_exact else (-scores[p],)
+
+    groups: list[tuple[int, ...]] = []
+    for p in sorted((p for p in range(view["players"]) if view["active"][p]), key=key):
+        if groups and key(groups[-1][0]) == key(p):
+            groups[-1] += (p,)
+        else:
+            groups.append((p,))
+    return groups + [(p,) for p in reversed(view["forfeited"])]
+
+
+def _final_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    lines = [t("mythic.over", locale, hands=view["hands"])]
+    place = 1
+    for group in _ranking(view):
+        medal = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
+        for p in group:
+            if view["active"][p]:
+                score, exact = view["scores"][p], view["exact_bids"][p]
+                lines.append(t("mythic.rank_line", locale, place=medal, name=names[p], score=score, exact=exact))
+            else:
+                lines.append(t("mythic.rank_left", locale, place=medal, name=names[p], score=view["scores"][p]))
+        place += len(group)
+    return lines
+
+
+def _player_line(view: dict[str, Any], seat: int, name: str, locale: str) -> str:
+    score = view["scores"][seat]
+    if not view["active"][seat]:
+        return t("mythic.player_left", locale, name=name, score=score)
+    if view["phase"] == "bidding":
+        marker = "✅" if view["has_bid"][seat] else "⏳"
+        return t("mythic.player_bidding", locale, marker=marker, name=name, score=score)
+    marker = "▶️" if seat in view["to_act"] else "▫️"
+    return t(
+        "mythic.player_playing",
+        locale,
+        marker=marker,
+        name=name,
+        score=score,
+        bid=view["bids"][seat],
+        tricks=view["tricks"][seat],
+        left=view["hand_sizes"][seat],
+    )
+
+
+def _your_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    seat = view["you"]
+    if not (0 <= seat < view["players"]) or not view["active"][seat]:
+        return []
+    kinds = [d["type"] for d in view["your_dice"]]
+    lines = [t("mythic.your_dice", locale, dice=hand_text(kinds, locale))]
+    if view["phase"] == "bidding":
+        bid = view["bids"][seat]
+        if bid is None:
+            lines.append(t("mythic.your_bid_prompt", locale, max=view["hand"]))
+        else:
+            lines.append(t("mythic.your_bid", locale, bid=bid))
+    elif view["legal"]:
+        legal = hand_text([d["type"] for d in view["your_dice"] if f"play:{d['id']}" in view["legal"]], locale)
+        lines.append(t("mythic.your_roll", locale, dice=legal))
+    elif view["to_act"]:
+        lines.append(t("mythic.your_wait", locale, name=_name(names, view["to_act"][0])))
+    return lines
+
+
+def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    if view["phase"] == "over":
+        return _final_lines(view, names, locale)
+    hand = view["hand"]
+    lines = [t("mythic.hand_header", locale, hand=hand, hands=view["hands"], leader=_name(names, view["leader"]))]
+    if view["phase"] == "bidding":
+        waiting = ", ".join(f"**{_name(names, p)}**" for p in view["to_act"])
+        lines.append(t("mythic.bidding", locale, max=hand, waiting=waiting))
+    else:
+        total = sum(b for b in view["bids"] if b is not None)
+        lines.append(t("mythic.bids_total", locale, total=total, tricks=hand))
+        lines.append(
+            t(
+                "mythic.trick_header",
+                locale,
+                trick=min(view["trick_no"] + 1, hand),
+                tricks=hand,
+                suit=suit_text(view["suit"], locale),
+            )
+        )
+        if view["trick"]:
+            lines.append(t("mythic.on_table", locale, rolls=_rolls_text(view["trick"], names, locale)))
+        if view["to_act"]:
+            lines.append(t("mythic.to_roll", locale, name=_name(names, view["to_act"][0])))
+    lines.append("")
+    lines += [_player_line(view, seat, name, locale) for seat, name in enumerate(names[: view["players"]])]
+    last = view["last_trick"]
+    if last:
+        rolls = _rolls_text(last["rolls"], names, locale)
+        if last["winner"] is None:
+            lines.append(t("mythic.last_trick_discarded", locale, trick=last["trick"], rolls=rolls))
+        else:
+            winner = _name(names, last["winner"])
+            lines.append(t("mythic.last_trick", locale, trick=last["trick"], rolls=rolls, winner=winner))
+    if view["you"] is not None:
+        lines.append("")
+        lines += _your_lines(view, names, locale)
+    return lines
