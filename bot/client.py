@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.games.dice import DiceSource, SecureDice
+from bot.i18n import normalise, t
 from bot.store import Store
 from bot.tables import TableService
 from bot.translator import CatalogTranslator
@@ -49,8 +50,24 @@ class DiceTavern(commands.Bot):
         restored = await self.tables.start()
         log.info("restored %d open tables", len(restored))
         await self.tree.set_translator(CatalogTranslator())
+        self.tree.on_error = self.on_app_command_error
         for extension in extensions():
             await self.load_extension(extension)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, discord.app_commands.CheckFailure):
+            return  # the check already told the user why
+        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        text = "⚠️ " + t("error.internal", normalise(interaction.locale))
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
 
     async def close(self) -> None:
         if hasattr(self, "tables"):

@@ -32,6 +32,7 @@ def catalog(locale: str) -> dict[str, str]:
     return merged
 
 
+@cache
 def locales() -> list[str]:
     folder = resources.files("bot") / "locales"
     return sorted(e.name for e in folder.iterdir() if e.is_dir())

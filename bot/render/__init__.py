@@ -12,6 +12,7 @@ from bot.i18n import has, t
 from bot.tables.model import Table, TableError
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+LOG_LINES = 8  # lines of the public log on the table message
 SEAT_KEYS = {
     "player",
     "starter",
@@ -144,6 +145,7 @@ def table_text(table: Table, locale: str, viewer: int | None = None) -> TableTex
         view = table.engine.view(table.state, viewer)
         body = game_module(table.game).body(view, names, locale)
     log = [line for kind, data in table.log if (line := event_text(table.game, kind, data, names, locale))]
+    log = log[-LOG_LINES:]
     footer = t("table.footer", locale, id=table.id)
     return TableText(title, body, log, footer)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.games import Engine, get_engine
 
-LOG_LINES = 8  # public events kept for the table message's log
+LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
 
 
 class TableError(Exception):
@@ -49,7 +49,7 @@ class Table:
     version: int = 0
     message_id: int | None = None
     timeouts: list[int] = field(default_factory=list)  # consecutive timeouts per seat
-    log: deque[tuple[str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    log: deque[tuple[str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=LOG_EVENTS))
     locale: str = "en"
     deadline: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)

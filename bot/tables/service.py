@@ -347,7 +347,8 @@ class TableService:
             state, events = table.engine.apply(table.state, seat, action, self.dice)
             table.timeouts[seat] = 0
             await self._commit(table, state, events, [(seat, action.encode(), interaction_id)])
-            table.acted[user_id] = table.version
+            if seen_version is not None:  # only buttons can be double-clicked; a slash command is deliberate
+                table.acted[user_id] = table.version
             return table, events
 
     def view(self, channel_id: int, user_id: int) -> tuple[Table, dict[str, Any]]:
