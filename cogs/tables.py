@@ -126,15 +126,16 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         finally:
             presenter.release(table, shown)
         locale = locale_of(interaction)
-        lines = []
-        if not on_table_message:  # a control on an ephemeral message (e.g. a private hand): answer privately
+        if not on_table_message:
+            # A control on the player's private reply: redraw that reply in place with what happened and
+            # fresh controls, so the next move from it is not mistaken for a double click.
             names = seat_names(table)
             lines = [x for e in events if e.public and (x := event_text(table.game, e.kind, e.data, names, locale))]
+            await self.show_private_view(interaction, table, lines, edit=True)
+            return
         secrets = await presenter.undelivered(table.id, interaction.user.id)
         if secrets:
-            lines += [t("ui.dm_closed", locale), *secrets]
-        if lines or not interaction.response.is_done():
-            await send_ephemeral(interaction, "\n".join(lines)[:2000] or t("ui.done", locale))
+            await send_ephemeral(interaction, "\n".join([t("ui.dm_closed", locale), *secrets])[:2000])
 
     async def _edit_table_message(self, interaction: discord.Interaction, table: Table) -> tuple[object, ...]:
         look = self.bot.presenter.look(table)
@@ -145,23 +146,37 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
             await interaction.response.edit_message(embed=embed, view=view)
         return look
 
-    async def show_private_view(self, interaction: discord.Interaction, table: Table) -> None:
-        """The 🎲 My dice button: the player's own view, always ephemeral, plus undelivered secrets."""
+    async def show_private_view(
+        self, interaction: discord.Interaction, table: Table, news: list[str] | None = None, edit: bool = False
+    ) -> None:
+        """The 🎲 My dice reply: the player's own view and controls, always ephemeral, plus undelivered secrets."""
         locale = locale_of(interaction)
         seat = table.seat_of(interaction.user.id)
         if seat is None or table.state is None:
             await send_ephemeral(interaction, t("ui.spectator", locale))
             return
-        text = table_text(table, locale, viewer=seat)
-        lines = [t("ui.your_view", locale), *text.body]
-        secrets = self.bot.presenter.take_pending(table.id, interaction.user.id)
-        if secrets:
+        lines = [
+            *(news or []),
+            *([""] if news else []),
+            t("ui.your_view", locale),
+            *table_text(table, locale, seat).body,
+        ]
+        secrets = await self.bot.presenter.undelivered(table.id, interaction.user.id)
+        if secrets:  # what a closed DM could not carry, as it was sent (the view above may have moved on)
             lines += ["", t("ui.dm_closed", locale), *secrets]
-        extra = {}
+        content = "\n".join(lines)[:2000]
+        view = None
         cog = self.game_cog(table.game)
-        if cog is not None and (view := cog.private_view(table, seat, locale)) is not None:
-            extra["view"] = view
-        await send_ephemeral(interaction, "\n".join(lines)[:2000], **extra)
+        if cog is not None and table.running:
+            view = cog.private_view(table, seat, locale)
+        if edit:
+            kwargs = {"content": content, "view": view or discord.ui.View(), "embed": None}
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.edit_message(**kwargs)
+        else:
+            await send_ephemeral(interaction, content, **({"view": view} if view else {}))
 
     def game_cog(self, game: str):  # noqa: ANN201 - GameCog, imported lazily to keep cogs independent
         for cog in self.bot.cogs.values():
