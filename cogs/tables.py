@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.render import event_text, seat_names, table_text
 from bot.tables import Table, TableError
-from cogs.utils.components import TableButton, TableSelect, table_view
+from cogs.utils.components import TableButton, TableSelect, on_message, parse_table_control, table_view
 from cogs.utils.gamecog import seat_for
 from cogs.utils.presenter import DiscordPresenter, table_embed
 from cogs.utils.replies import REFUSALS, locale_of, refuse, send_ephemeral, within_deadline
@@ -54,6 +54,19 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         await send_ephemeral(interaction, t("ui.cancelled", locale_of(interaction)))
 
     # -- buttons and selects on the table message --------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A click that raced an edit names a control the message no longer has; discord.py drops those
+        silently ("interaction failed"), so handle it here with its own, older version."""
+        if interaction.type is not discord.InteractionType.component or not interaction.data:
+            return
+        custom_id = str(interaction.data.get("custom_id", ""))
+        parsed = parse_table_control(custom_id, interaction.data.get("values"))  # type: ignore[arg-type]
+        if parsed is None or on_message(interaction.message, custom_id):
+            return  # not ours, or still on the message: the DynamicItem handles it
+        table_id, version, action = parsed
+        await self.on_table_button(interaction, table_id, action, version)
 
     async def on_table_button(
         self, interaction: discord.Interaction, table_id: int, action: str, version: int | None = None

@@ -81,39 +81,49 @@ def _name(names: list[str], seat: int | None) -> str:
 
 
 def event_key(kind: str, data: dict[str, Any]) -> str:
-    """Pick a template variant; for hands and per-player lists, add the text the template prints.
-
-    ``bot.render.fill`` names seats only for single seat keys and the ``players`` list, so a list of
-    per-player values is printed beside ``players`` in the same order. The added keys are plain
-    strings and are recomputed on every call (this hook gets no locale: they use the default one).
-    """
+    """Pick a template variant: the die and face of a roll, the winning face of a trick, …"""
     if kind == "played":
-        kind_, face = data.get("type"), data.get("face")
-        if kind_ not in DIE_TYPES:
+        die, face = data.get("type"), data.get("face")
+        if die not in DIE_TYPES:
             return "played"
-        return f"played_{kind_}_flag" if face == FLAG else f"played_{kind_}"
+        return f"played_{die}_flag" if face == FLAG else f"played_{die}"
     if kind == "trick_won":
-        face, kind_ = data.get("face"), data.get("type")
+        die, face = data.get("type"), data.get("face")
         if face in SPECIALS:
             return f"trick_won_{face}"
         if face == FLAG:
             return "trick_won_flag"
-        return f"trick_won_{kind_}" if kind_ in DIE_TYPES else "trick_won"
+        return f"trick_won_{die}" if die in DIE_TYPES else "trick_won"
+    if kind == "bid_placed" and not data.get("waiting", True):
+        return "bid_placed_last"  # the reveal of every bid follows at once
     if kind == "hand_started" and data.get("dice") == 1:
         return "hand_started_one"
-    if kind == "deal":
-        data["hand_text"] = hand_text([d["type"] for d in data.get("dice", [])])
-    elif kind == "bids_revealed":
-        bids = data.get("bids", [])
-        data["players"] = [p for p, b in enumerate(bids) if b is not None]
-        data["bid_list"] = " · ".join(f"**{b}**" for b in bids if b is not None)
-    elif kind == "hand_scored":
-        rows = data.get("rows", [])
-        data["players"] = [r["player"] for r in rows]
-        data["results"] = " · ".join(f"**{r['score']:+d}**" for r in rows)
-    elif kind == "game_over" and len(data.get("winners", [])) > 1:
+    if kind == "game_over" and len(data.get("winners", [])) > 1:
         return "game_over_tie"
     return kind
+
+
+def event_params(kind: str, data: dict[str, Any], names: list[str], locale: str) -> dict[str, str]:
+    """What a template prints beyond the event's own fields: a hand, and per-player bids and scores."""
+    if kind == "deal":
+        return {"hand_text": hand_text([d["type"] for d in data.get("dice", [])], locale)}
+    if kind == "bids_revealed":
+        bids = [(p, b) for p, b in enumerate(data.get("bids", [])) if b is not None]
+        return {"bids_text": " · ".join(t("mythic.bid_row", locale, name=_name(names, p), bid=b) for p, b in bids)}
+    if kind == "hand_scored":
+        rows = [
+            t(
+                "mythic.score_row_bonus" if r["bonus"] else "mythic.score_row",
+                locale,
+                mark="✅" if r["bid"] == r["tricks"] else "❌",
+                name=_name(names, r["player"]),
+                score=r["score"],
+                bonus=r["bonus"],
+            )
+            for r in data.get("rows", [])
+        ]
+        return {"results": " · ".join(rows)}
+    return {}
 
 
 # -- controls --------------------------------------------------------------------------------------

@@ -100,5 +100,26 @@ def table_view(table: Table, locale: str) -> discord.ui.View:
             view.add_item(TableButton(table.id, table.version, control.action, t(control.label, locale), control.style))
             buttons += 1
     if table.status == "running":
-        view.add_item(TableButton(table.id, table.version, "me", t("ui.my_dice", locale), "secondary"))
+        key = f"{table.game}.my_dice"  # a game may name it ("🎲 My hand")
+        view.add_item(TableButton(table.id, table.version, "me", t(key if has(key) else "ui.my_dice", locale)))
     return view
+
+
+def parse_table_control(custom_id: str, values: list[str] | None) -> tuple[int, int, str] | None:
+    """(table id, version, action) of one of our controls' custom_id, or None for anything else."""
+    for item in (TableButton, TableSelect):
+        match = item.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match:
+            action = match["action"] if item is TableButton else (values or [""])[0]
+            return int(match["table"]), int(match["version"]), action
+    return None
+
+
+def on_message(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    return any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in message.components
+        for child in getattr(row, "children", [])
+    )

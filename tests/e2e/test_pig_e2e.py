@@ -196,3 +196,25 @@ async def test_a_non_admin_changing_settings_is_refused(world: World):
         reply = await record.response()
         assert reply.ephemeral and "Manage Server" in reply.text
         assert await bot.tables.turn_timeout(world.guild.id) == 120
+
+
+async def test_a_click_that_raced_an_edit_is_still_answered(world: World):
+    """The message no longer has the clicked control (it was redrawn meanwhile); discord.py would drop it."""
+    async with world.bot(ScriptedDice([3, 4, 5])) as bot:
+        board = await open_pig_table(world)
+        stale_roll = next(c for c in board.custom_ids() if c.endswith(":roll"))
+        stale_me = next(c for c in board.custom_ids() if c.endswith(":me"))
+        await world.click(world.alice, board, "roll")  # redraws the message: new custom_ids
+        assert stale_roll not in board.custom_ids()
+
+        async def stale_click(custom_id):
+            data = {"custom_id": custom_id, "component_type": 2}
+            record = await world.fake._component_interaction(world.alice, board, custom_id, data, None, 5.0)
+            return await record.response()
+
+        reply = await stale_click(stale_roll)  # the second click of a double click
+        assert reply.ephemeral and "already applied" in reply.text
+        assert bot.tables.table(world.channel.id).state.rolls_this_turn == 1
+        reply = await stale_click(stale_me)
+        assert reply.ephemeral and "Your view" in reply.text
+    world.fake.assert_no_problems()
