@@ -1,0 +1,155 @@
+"""Computer players for every game: one registry for the table service, simulation and the terminal.
+
+``choose(game, view, level, rng, legal=None)`` returns the computer's action for the seat whose
+``view`` (``engine.view(state, seat)``) it is given. Players decide from that view alone, never
+from the engine state, and draw randomness only from ``rng`` (a ``random.Random``), so a game
+replays exactly from its dice and ``rng`` seeds. The action is always one of the legal ones:
+``legal`` when given (the service passes ``engine.legal_actions``), else ``view["legal"]``
+(every engine's view carries its seat's legal actions, encoded).
+
+Levels are ``easy``, ``normal`` and ``hard`` (``medium`` / ``expert`` are accepted as aliases).
+Each game's module documents its heuristics:
+
+* ``pig``: :mod:`bot.ai.pig_player` (hold-at-n, then the optimal policy table);
+* ``mia``: :mod:`bot.ai.mia_player`;
+* ``mex``: :mod:`bot.ai.mex_player`;
+* ``liar``: :mod:`bot.ai.liar_player`;
+* ``mythic``: :mod:`bot.ai.mythic_player`.
+
+:func:`play_game` drives an engine with computer players only (tests and quick simulations).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Mapping, Sequence
+from importlib import import_module
+from typing import Any
+
+from bot.games.base import Action
+
+log = logging.getLogger(__name__)
+
+LEVELS = ("easy", "normal", "hard")
+ALIASES = {"medium": "normal", "expert": "hard"}
+
+#: game name -> the module with its ``choose(view, level, rng[, legal])``; imported on first use.
+PLAYER_MODULES = {
+    "pig": "bot.ai.pig_player",
+    "mia": "bot.ai.mia_player",
+    "mex": "bot.ai.mex_player",
+    "liar": "bot.ai.liar_player",
+    "mythic": "bot.ai.mythic_player",
+}
+
+#: Friendly names for computer seats, by level (a tavern's regulars).
+DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
+    "easy": ("Tipsy Tilly", "Dozy Dan", "Lucky Lou", "Giddy Gus", "Sleepy Sam", "Merry Meg"),
+    "normal": ("Barkeep Bram", "Steady Stella", "Honest Hal", "Canny Cora", "Tally Tom", "Fair Fenna"),
+    "hard": ("Sly Silas", "Cardsharp Cass", "Old Odds Otto", "Shrewd Sabine", "Grim Greta", "Fox Felix"),
+}
+
+
+def normalise_level(level: str) -> str:
+    """``easy`` / ``normal`` / ``hard`` (aliases ``medium`` / ``expert``); ValueError otherwise."""
+    name = str(level).strip().lower()
+    name = ALIASES.get(name, name)
+    if name not in LEVELS:
+        raise ValueError(f"unknown computer level {level!r}; expected one of {', '.join(LEVELS)}")
+    return name
+
+
+def bot_name(level: str, index: int = 0) -> str:
+    """A friendly name for the ``index``-th computer of ``level`` at a table (0-based, always distinct)."""
+    names = DEFAULT_NAMES[normalise_level(level)]
+    base = names[index % len(names)]
+    lap = index // len(names)
+    return base if lap == 0 else f"{base} {lap + 1}"
+
+
+def player_module(game: str) -> Any:
+    try:
+        return import_module(PLAYER_MODULES[game])
+    except KeyError:
+        raise KeyError(f"no computer player for game {game!r}") from None
+
+
+def choose(
+    game: str,
+    view: Mapping[str, Any],
+    level: str,
+    rng: random.Random | None = None,
+    legal: Sequence[Action] | None = None,
+) -> Action:
+    """The computer's move for the seat whose ``view`` this is; always a legal action.
+
+    ``legal`` overrides ``view["legal"]`` (both are lists of the seat's legal actions; the view's
+    are encoded strings). Raises ValueError for an unknown level or when there is no legal action.
+    """
+    action = decide(game, view, level, rng, legal)
+    allowed = list(legal) if legal is not None else [Action.parse(a) for a in view.get("legal") or ()]
+    if action not in allowed:  # a bug in a player must not stall a table (tests use ``decide``)
+        log.error("%s %s player chose %s, not a legal action; playing %s", game, level, action, allowed[:1])
+        if not allowed:
+            raise ValueError("the view offers no legal action: it is not this seat's turn")
+        return allowed[0]
+    return action
+
+
+def decide(
+    game: str,
+    view: Mapping[str, Any],
+    level: str,
+    rng: random.Random | None = None,
+    legal: Sequence[Action] | None = None,
+) -> Action:
+    """:func:`choose` without the safety net: exactly what the game's player returns."""
+    level = normalise_level(level)
+    module = player_module(game)
+    if game == "pig":
+        if legal is not None:
+            view = {**view, "legal": [a.encode() for a in legal]}
+        return module.choose(view, level, rng)
+    return module.choose(view, level, rng, legal)
+
+
+def play_game(
+    game: str,
+    levels: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+    seed: int | str = 0,
+    *,
+    max_actions: int = 100_000,
+) -> Any:
+    """Play one game between computer players (seat i plays ``levels[i]``); returns its ``Outcome``.
+
+    Dice come from ``SeededDice(seed)`` and the players' choices from ``random.Random(f"{seed}:ai")``.
+    Raises RuntimeError if a player picks an illegal move or the game does not end.
+    """
+    from bot.games import get_engine
+    from bot.games.dice import SeededDice
+
+    engine = get_engine(game)
+    dice = SeededDice(seed)
+    rng = random.Random(f"{seed}:ai")
+    state, _ = engine.new_game(len(levels), engine.options(dict(options or {})), dice)
+    for _ in range(max_actions):
+        if engine.is_over(state):
+            return engine.outcome(state)
+        for seat in engine.to_act(state):
+            if seat not in engine.to_act(state):
+                continue
+            view = engine.view(state, seat)
+            action = decide(game, view, levels[seat], rng)
+            if action not in engine.legal_actions(state, seat):
+                raise RuntimeError(f"{game}: seat {seat} ({levels[seat]}) chose illegal {action}")
+            state, _ = engine.apply(state, seat, action, dice)
+            if engine.is_over(state):
+                break
+    if engine.is_over(state):
+        return engine.outcome(state)
+    raise RuntimeError(f"{game}: no result after {max_actions} actions")
+
+
+__all__ = ["DEFAULT_NAMES", "LEVELS", "bot_name", "choose", "decide", "normalise_level", "play_game"]
