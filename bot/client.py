@@ -35,7 +35,12 @@ class DiceTavern(commands.Bot):
     presenter: Any
 
     def __init__(
-        self, *, database_path: str | Path = DEFAULT_DATABASE, dice: DiceSource | None = None, **options: Any
+        self,
+        *,
+        database_path: str | Path = DEFAULT_DATABASE,
+        dice: DiceSource | None = None,
+        bot_delay: tuple[float, float] = (0.8, 2.5),
+        **options: Any,
     ) -> None:
         # Slash commands and components need only the guilds intent: no message content, members or presences.
         super().__init__(
@@ -43,10 +48,11 @@ class DiceTavern(commands.Bot):
         )
         self.database_path = str(database_path)
         self.dice = dice or SecureDice()
+        self.bot_delay = bot_delay  # computer players' pause before a move
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.database_path)
-        self.tables = TableService(self.store, self.dice)
+        self.tables = TableService(self.store, self.dice, bot_delay=self.bot_delay)
         restored = await self.tables.start()
         log.info("restored %d open tables", len(restored))
         await self.tree.set_translator(CatalogTranslator())

@@ -29,7 +29,7 @@ class World:
 
     @contextlib.asynccontextmanager
     async def bot(self, dice: DiceSource | None = None) -> AsyncIterator[DiceTavern]:
-        bot = DiceTavern(database_path=self.db, dice=dice or SeededDice(1), guild_ready_timeout=0.1)
+        bot = DiceTavern(database_path=self.db, dice=dice or SeededDice(1), bot_delay=(0, 0), guild_ready_timeout=0.1)
         async with run_bot(self.fake, bot):
             await bot.tree.sync()  # tests register the tree like `dicetavern sync` would
             yield bot

@@ -218,3 +218,29 @@ async def test_a_click_that_raced_an_edit_is_still_answered(world: World):
         reply = await stale_click(stale_me)
         assert reply.ephemeral and "Your view" in reply.text
     world.fake.assert_no_problems()
+
+
+async def test_a_computer_player_joins_from_the_lobby_and_plays_by_the_same_rules(world: World):
+    async with world.bot() as bot:
+        board = (await world.slash(world.alice, "pig", "new", target=20)).expect_message()
+        menu = next(c for c in board.custom_ids() if c.startswith("ds:") and c.endswith(":addbot"))
+        refused = await (await world.fake.select(world.bob, board, menu, ["addbot:hard"])).response()
+        assert refused.ephemeral and "Only the host" in refused.text
+        added = await (await world.fake.select(world.alice, board, menu, ["addbot:normal"])).response()
+        assert added.type == 7 and "🤖" in board.text
+        await world.click(world.alice, board, "start")
+        table = bot.tables.by_id[int(menu.split(":")[1])]
+        for _ in range(200):
+            if not table.running:
+                break
+            if table.engine.to_act(table.state) == (0,):
+                action = "hold" if table.state.turn_total >= 6 else "roll"
+                await world.click(world.alice, board, action)
+            else:
+                version = table.version
+                await world.fake.wait_for(lambda v=version: table.version != v or not table.running)
+        assert table.status == "finished"
+        await world.fake.wait_for(lambda: "wins" in board.text)
+        rows = await bot.store.fetch_all("SELECT user_id, is_bot FROM results WHERE game_id = ?", (table.id,))
+        assert sorted((r["user_id"] > 0, r["is_bot"]) for r in rows) == [(False, 1), (True, 0)]
+    world.fake.assert_no_problems()
