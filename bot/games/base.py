@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from bot.games.dice import DiceSource
 
 JSON = dict[str, Any]
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)  # json.dumps builds one per call
 
 
 class IllegalMove(Exception):
@@ -216,7 +217,7 @@ class Engine(ABC, Generic[S, OptT]):
         return self.outcome(state) is not None
 
     def dumps(self, state: S) -> str:
-        return json.dumps(self.to_json(state), separators=(",", ":"))
+        return _ENCODER.encode(self.to_json(state))
 
     def loads(self, text: str) -> S:
         return self.from_json(json.loads(text))
@@ -232,3 +233,29 @@ class Engine(ABC, Generic[S, OptT]):
         self.check_turn(state, player)
         if action not in self.legal_actions(state, player):
             raise IllegalMove("illegal_action", f"{action} is not a legal move now.", action=str(action))
+
+
+_IMMUTABLE = (int, str, bool, float, type(None))
+
+
+def clone(value: Any) -> Any:
+    """A deep copy of engine state: JSON-like lists/dicts and (frozen or not) dataclasses.
+
+    ``copy.deepcopy`` was most of an ``apply``'s time; state holds no cycles or shared parts, so a
+    plain recursive copy that leaves immutables (scalars, tuples, frozen options) alone is enough.
+    """
+    kind = type(value)
+    if kind in _IMMUTABLE or kind is tuple:
+        return value
+    if kind is list:
+        return [v if type(v) in _IMMUTABLE else clone(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _IMMUTABLE else clone(v) for k, v in value.items()}
+    params = getattr(kind, "__dataclass_params__", None)
+    if params is not None:
+        if params.frozen:
+            return value
+        copied = object.__new__(kind)
+        copied.__dict__.update({k: v if type(v) in _IMMUTABLE else clone(v) for k, v in value.__dict__.items()})
+        return copied
+    raise TypeError(f"clone does not know how to copy {kind.__name__}")

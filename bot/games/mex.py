@@ -5,7 +5,6 @@ Every throw is open (rules §10: "open throws, lowest loses"), so nothing is hid
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from bot.games.base import (
     act,
     check_choice,
     check_range,
+    clone,
 )
 from bot.games.dice import DiceSource
 
@@ -259,7 +259,7 @@ class Mex(Engine[MexState, MexOptions]):
         refusal = self._refusal(state, player, action)
         if refusal is not None:
             raise refusal
-        s = copy.deepcopy(state)
+        s = clone(state)
         if action.name == "choose":
             return s, self._choose(s, str(action.args[0]))
         if s.round.tiebreak is not None:
@@ -452,7 +452,7 @@ class Mex(Engine[MexState, MexOptions]):
         """Throw once if not thrown yet this turn, then stand. A chooser gets ``mex`` (MX-T2);
         an extra-round thrower throws."""
         self.check_turn(state, player)
-        s = copy.deepcopy(state)
+        s = clone(state)
         events = [Event("timeout", {"player": player})]
         tb = s.round.tiebreak
         if tb is not None:
@@ -467,7 +467,7 @@ class Mex(Engine[MexState, MexOptions]):
     def forfeit(self, state: MexState, player: int, dice: DiceSource) -> tuple[MexState, list[Event]]:
         """The player leaves at once. The round goes on without them: their throws stop counting
         (a Mex they threw still counts for the penalty) and they take no points for it."""
-        s = copy.deepcopy(state)
+        s = clone(state)
         if state.winner is not None or not 0 <= player < len(s.lives) or player in s.out:
             return s, []
         actor = self._actor(state)

@@ -25,6 +25,7 @@ from bot.games.base import (
     act,
     check_choice,
     check_range,
+    clone,
 )
 from bot.games.dice import DiceSource
 
@@ -192,7 +193,7 @@ class Mia(Engine[MiaState, MiaOptions]):
     def apply(self, state: MiaState, player: int, action: Action, dice: DiceSource) -> tuple[MiaState, list[Event]]:
         self.check_turn(state, player)
         self._check(state, action)
-        s = copy.deepcopy(state)
+        s = clone(state)
         name = action.name
         if name == "claim":
             return s, self._claim(s, player, int(action.args[0]), dice, blind=False)
@@ -458,13 +459,13 @@ class Mia(Engine[MiaState, MiaOptions]):
     def timeout(self, state: MiaState, player: int, dice: DiceSource) -> tuple[MiaState, list[Event]]:
         """D-M9: whoever is to act concedes 1 life without a reveal; the next round starts per M-7."""
         self.check_turn(state, player)
-        s = copy.deepcopy(state)
+        s = clone(state)
         events = [Event("timeout", {"player": player, "phase": s.phase})]
         return s, events + self._resolve(s, [(player, 1, "timeout")], dice, challenger=None)
 
     def forfeit(self, state: MiaState, player: int, dice: DiceSource) -> tuple[MiaState, list[Event]]:
         """Leaving eliminates at once. A round the leaver is part of (to act, or responsible) is void."""
-        s = copy.deepcopy(state)
+        s = clone(state)
         if s.phase == GAME_OVER or not s.alive[player]:
             return s, []
         lost, s.lives[player] = s.lives[player], 0
@@ -478,7 +479,7 @@ class Mia(Engine[MiaState, MiaOptions]):
         return s, events
 
     def scramble(self, state: MiaState, player: int, dice: DiceSource) -> MiaState:
-        s = copy.deepcopy(state)
+        s = clone(state)
         if s.cup_dice is not None and not self._sees_dice(s, player):
             s.cup_dice = dice.roll(2, 6)
         return s

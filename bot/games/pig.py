@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from bot.games.base import (
@@ -16,6 +15,7 @@ from bot.games.base import (
     act,
     check_choice,
     check_range,
+    clone,
 )
 from bot.games.dice import DiceSource
 
@@ -85,11 +85,11 @@ class Pig(Engine[PigState, PigOptions]):
                 raise IllegalMove("hold_before_roll", "You must roll at least once before you hold.")
             if state.must_roll:
                 raise IllegalMove("must_roll_after_doubles", "You rolled a double: you must roll again.")
-            s = copy.deepcopy(state)
+            s = clone(state)
             return s, self._hold(s)
         if action != ROLL:
             raise IllegalMove("illegal_action", f"{action} is not a Pig move.", action=str(action))
-        s = copy.deepcopy(state)
+        s = clone(state)
         return s, self._roll(s, dice)
 
     def _roll(self, s: PigState, dice: DiceSource) -> list[Event]:
@@ -199,13 +199,13 @@ class Pig(Engine[PigState, PigOptions]):
     def timeout(self, state: PigState, player: int, dice: DiceSource) -> tuple[PigState, list[Event]]:
         """Hold if the turn has a roll (or must roll again: then it ends with 0), else pass with 0."""
         self.check_turn(state, player)
-        s = copy.deepcopy(state)
+        s = clone(state)
         if s.rolls_this_turn and not s.must_roll:
             return s, [Event("timeout", {"player": player})] + self._hold(s)
         return s, [Event("timeout", {"player": player, "lost": s.turn_total})] + self._next_turn(s)
 
     def forfeit(self, state: PigState, player: int, dice: DiceSource) -> tuple[PigState, list[Event]]:
-        s = copy.deepcopy(state)
+        s = clone(state)
         if not s.active[player] or s.winner is not None:
             return s, []
         s.active[player] = False
@@ -219,7 +219,7 @@ class Pig(Engine[PigState, PigOptions]):
         return s, events
 
     def scramble(self, state: PigState, player: int, dice: DiceSource) -> PigState:
-        return copy.deepcopy(state)
+        return clone(state)
 
     def to_json(self, state: PigState) -> JSON:
         return {

@@ -9,9 +9,11 @@ from typing import Any
 
 from bot.store.db import Statement, Store
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)  # json.dumps builds one per call
+
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 # -- games ----------------------------------------------------------------------------------
@@ -43,7 +45,10 @@ def update_game(game_id: int, now: float, **fields: Any) -> Statement:
     sets, params = [], []
     for key, value in fields.items():
         sets.append(f"{key} = ?")
-        params.append(dumps(value) if key in ("options", "seats", "meta") else value)
+        if key == "meta" and isinstance(value, str):
+            params.append(value)  # Table.meta() hands over JSON text, built from pre-encoded log entries
+        else:
+            params.append(dumps(value) if key in ("options", "seats", "meta") else value)
     return f"UPDATE games SET {', '.join(sets)}, updated_at = ? WHERE id = ?", (*params, now, game_id)
 
 
@@ -71,12 +76,21 @@ async def open_games(store: Store) -> list[sqlite3.Row]:
     )
 
 
-async def recent_interactions(store: Store, game_id: int, limit: int = 50) -> list[str]:
+async def recent_interactions(store: Store, limit: int) -> dict[int, list[str]]:
+    """The last ``limit`` interaction ids of every open game, newest first, in one query."""
     rows = await store.fetch_all(
-        "SELECT interaction_id FROM actions WHERE game_id = ? AND interaction_id IS NOT NULL ORDER BY seq DESC LIMIT ?",
-        (game_id, limit),
+        "SELECT game_id, interaction_id FROM ("
+        " SELECT a.game_id, a.interaction_id,"
+        "  ROW_NUMBER() OVER (PARTITION BY a.game_id ORDER BY a.seq DESC) AS rn"
+        " FROM actions a JOIN games g ON g.id = a.game_id"
+        " WHERE g.status IN ('lobby', 'running') AND a.interaction_id IS NOT NULL"
+        ") WHERE rn <= ? ORDER BY game_id, rn",
+        (limit,),
     )
-    return [r[0] for r in rows]
+    found: dict[int, list[str]] = {}
+    for game_id, interaction_id in rows:
+        found.setdefault(game_id, []).append(interaction_id)
+    return found
 
 
 async def actions(store: Store, game_id: int) -> list[sqlite3.Row]:

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT = 120.0
 TIMEOUT_RANGE = (15, 3600)
 LOBBY_IDLE = 15 * 60.0
+SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 MAX_TIMEOUTS = 3  # consecutive timeouts before a player forfeits
 
 
@@ -61,6 +62,7 @@ class TableService:
         self._settings: dict[int, dict[str, Any]] = {}
         self._create_lock = asyncio.Lock()
         self._heap: list[tuple[float, int, int]] = []
+        self._armed: dict[int, float] = {}  # game id -> its entry's due in the heap
         self._wake = asyncio.Event()
         self._run_dispatcher = run_dispatcher
         self._dispatcher: asyncio.Task[None] | None = None
@@ -80,8 +82,8 @@ class TableService:
             self._index(table)
             if row["due"] is not None:
                 self._arm(table.id, row["due"], row["deadline_version"])
-        for table in self.by_id.values():
-            table.seen.extend(reversed(await repo.recent_interactions(self.store, table.id)))
+        for game_id, interaction_ids in (await repo.recent_interactions(self.store, SEEN)).items():
+            self.by_id[game_id].seen.extend(reversed(interaction_ids))
         if self._run_dispatcher:
             self._dispatcher = asyncio.create_task(self._dispatch_loop(), name="deadline-dispatcher")
         for table in self.by_id.values():
@@ -304,7 +306,7 @@ class TableService:
 
     async def _close(self, table: Table, status: str, reason: str) -> None:
         now = self.clock()
-        table.log.append(("closed", {"reason": reason}))
+        table.add_log([("closed", {"reason": reason})])
         await self.store.write(
             [
                 repo.update_game(table.id, now, status=status, meta=table.meta()),
@@ -376,8 +378,8 @@ class TableService:
         if outcome is not None:
             status = "finished"
         version = table.version + len(entries)
-        log_after = list(table.log) + [(e.kind, e.data) for e in events if e.public]
-        meta = {**table.meta(), "log": [list(e) for e in log_after[-table.log.maxlen :]]}  # type: ignore[misc]
+        public = [(e.kind, e.data) for e in events if e.public]
+        meta = table.meta(public)
         due = None if outcome is not None else now + await self.turn_timeout(table.guild_id)
         statements = [
             repo.update_game(table.id, now, status=status, state=engine.dumps(state), version=version, meta=meta),
@@ -391,7 +393,7 @@ class TableService:
             statements += self._result_statements(table, outcome, now)
         await self.store.write(statements)  # committed: from here on nothing is lost
         table.state, table.version, table.status, table.deadline = state, version, status, due
-        table.log.extend((e.kind, e.data) for e in events if e.public)
+        table.add_log(public)
         table.seen.extend(iid for _, _, iid in entries if iid)
         if due is not None:
             self._arm(table.id, due, version)
@@ -463,8 +465,12 @@ class TableService:
     # -- deadlines ----------------------------------------------------------------------------
 
     def _arm(self, game_id: int, due: float, version: int) -> None:
-        heapq.heappush(self._heap, (due, game_id, version))
-        self._wake.set()
+        # One heap entry per table: a later deadline is picked up from the table when the earlier pops.
+        armed = self._armed.get(game_id)
+        if armed is None or due < armed:
+            self._armed[game_id] = due
+            heapq.heappush(self._heap, (due, game_id, version))
+            self._wake.set()
 
     async def _dispatch_loop(self) -> None:
         while True:
@@ -481,12 +487,17 @@ class TableService:
         now = self.clock() if now is None else now
         fired = 0
         while self._heap and self._heap[0][0] <= now:
-            _, game_id, version = heapq.heappop(self._heap)
+            due, game_id, _ = heapq.heappop(self._heap)
+            if self._armed.get(game_id) == due:
+                del self._armed[game_id]
             table = self.by_id.get(game_id)
-            if table is None or table.version != version:
-                continue  # the table moved on since this deadline was set
+            if table is None or table.deadline is None:
+                continue  # closed, or finished
+            if table.deadline > now:  # the table moved on: its deadline is later now
+                self._arm(game_id, table.deadline, table.version)
+                continue
             try:
-                fired += await self._expire(table, version)
+                fired += await self._expire(table, table.version)
             except Exception:
                 log.exception("deadline of game %s failed", game_id)
         return fired

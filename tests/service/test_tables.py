@@ -321,3 +321,18 @@ async def test_a_double_click_on_the_same_button_applies_once(db):
     await service.act(CHANNEL, player, "roll", "click-3", seen_version=table.version)  # a fresh button works
     assert table.state.rolls_this_turn == 2
     await close_service(service)
+
+
+async def test_an_interaction_applied_before_a_restart_is_refused_after_it(db):
+    dice = ScriptedDice([4, 4])
+    service = await open_service(db, dice)
+    table = await pig_table(service, ALICE, BOB)
+    player = mover(table)
+    await service.act(CHANNEL, player, "roll", "same-interaction")
+    await close_service(service)
+    service = await open_service(db, dice)
+    with pytest.raises(TableError) as e:
+        await service.act(CHANNEL, player, "roll", "same-interaction")
+    assert e.value.code == "duplicate"
+    assert service.table(CHANNEL).state.rolls_this_turn == 1
+    await close_service(service)

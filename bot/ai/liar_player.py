@@ -1,0 +1,231 @@
+"""Computer players for Liar's Dice (rules/liars-dice.md, "Strategy notes"): a seat's view in, an action out.
+
+``choose(view, level, rng, legal=None)`` reads only ``view`` (``hand``: the seat's own dice,
+``counts``/``total``: dice per seat, ``bid``/``bidder``/``bids``: this round's bidding,
+``options``, ``legal``) and returns one of the legal actions (``bid:q:f`` or ``challenge``).
+
+A bid (q, f) is true when at least q dice show f (plus every 1 with ``wild_ones``). From a
+seat's own view: with m of its own dice matching and U dice unknown, P(true) =
+P(Binomial(U, p) >= q - m), p = 1/6, or 1/3 with wild ones.
+
+* ``normal`` (the rules' medium bot, after Neller's SimpleDudoPlayer): challenge when the
+  standing bid is less likely than 1/2; otherwise bid the legal raise most likely to be true
+  (ties: the smallest raise).
+* ``hard`` reads the table: each opponent's bids this round are evidence about their hand
+  (players tend to bid faces they hold): an opponent who has bid face f is believed to hold
+  k of them with weight Binomial(k) x (1 + ``READ_WEIGHT`` k), and the total count is the exact
+  convolution over the opponents. Every legal raise gets a value:
+
+  - without wild ones, one bid of look-ahead: the next player is modelled as the medium bot
+    (it calls a bid it finds less likely than 1/2, given its own dice, which hard estimates
+    from its reads of that player); value = P(called) x P(true) + P(not called) x 1/2;
+  - with wild ones (where that look-ahead did worse in simulation), the likeliest raises
+    count as equal and the strongest of them wins (pressing the next player).
+
+  It challenges when the standing bid is false with a chance above the best value plus a
+  margin, else bids the best raise (ties: the strongest); 15% of the time it bluffs instead
+  with the best raise on a face it holds none of, if that is within 0.15 of the best, so
+  that its own bids cannot be read as plainly.
+* ``easy``: a noisy challenge threshold (0.2 to 0.7) and, half the time, one of the three
+  smallest raises at random instead of the likeliest.
+
+Randomness comes only from ``rng``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from bot.games.base import Action
+from bot.games.liars_dice import CHALLENGE, bid_rank
+
+LEVELS = ("easy", "normal", "hard")
+ALIASES = {"medium": "normal", "expert": "hard"}
+
+# Tuned by simulation (see the module docstring).
+READ_WEIGHT = 2.0  # hard: how strongly a bid on f suggests the bidder holds f's
+HARD_GO_ON = 0.5  # hard: its chance when the next player raises instead of challenging
+HARD_MARGIN = 0.1  # hard: challenge when P(bid false) > the best raise's value + margin
+HARD_SLACK = 0.1  # hard, wild ones: stronger raises within this much of the likeliest
+HARD_PRESS_MARGIN = 0.1  # hard, wild ones: the challenge margin (over the likeliest + slack)
+HARD_BLUFF = 0.15  # hard: chance to bluff on a face it does not hold
+HARD_BLUFF_COST = 0.15  # hard: a bluff may be this much worse than the best raise
+EASY_RANDOM = 0.5  # easy: chance of a random small raise
+EASY_THRESHOLD = (0.2, 0.7)  # easy: the range of its challenge threshold
+
+
+def normalise_level(level: str) -> str:
+    name = ALIASES.get(level.lower(), level.lower())
+    if name not in LEVELS:
+        raise ValueError(f"unknown Liar's Dice level {level!r}; expected one of {', '.join(LEVELS)}")
+    return name
+
+
+def _legal(view: Mapping[str, Any], legal: Sequence[Action | str] | None) -> list[Action]:
+    items = view.get("legal") or () if legal is None else legal
+    return [a if isinstance(a, Action) else Action.parse(a) for a in items]
+
+
+@lru_cache(maxsize=4096)
+def binomial(n: int, p: float) -> tuple[float, ...]:
+    """P(Binomial(n, p) = k) for k = 0..n."""
+    return tuple(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
+
+
+@lru_cache(maxsize=4096)
+def tail(n: int, p: float, need: int) -> float:
+    """P(Binomial(n, p) >= need)."""
+    if need <= 0:
+        return 1.0
+    if need > n:
+        return 0.0
+    return sum(binomial(n, p)[need:])
+
+
+def _convolve(a: list[float], b: Sequence[float]) -> list[float]:
+    out = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+class _Table:
+    """What one seat knows: its own dice, everyone's dice counts, this round's bids."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        o = view.get("options") or {}
+        self.me = view.get("you")
+        self.hand: list[int] = list(view.get("hand") or [])
+        self.counts: list[int] = list(view.get("counts") or [])
+        self.total = int(view.get("total") or sum(self.counts))
+        self.unknown = max(0, self.total - len(self.hand))
+        self.wild = bool(o.get("wild_ones", False))
+        self.rule = o.get("raise_rule", "poker")
+        self.bids: list[list[int]] = [list(b) for b in view.get("bids") or []]
+        bid = view.get("bid")
+        self.bid: tuple[int, int] | None = (int(bid["quantity"]), int(bid["face"])) if bid else None
+        self._dist: dict[int, list[float]] = {}
+
+    def p(self, face: int) -> float:
+        return 1 / 3 if self.wild and face != 1 else 1 / 6
+
+    def mine(self, face: int) -> int:
+        return sum(1 for d in self.hand if d == face or (self.wild and d == 1 and face != 1))
+
+    def naive(self, q: int, f: int) -> float:
+        """P(bid true) from own dice alone."""
+        return tail(self.unknown, self.p(f), q - self.mine(f))
+
+    def seat_dist(self, seat: int, f: int) -> Sequence[float]:
+        """P(``seat`` holds k dice counting as f), reading its bids on f as evidence it holds f's."""
+        prior = binomial(self.counts[seat], self.p(f))
+        if any(s == seat and face == f for s, _, face in self.bids):
+            weights = [w * (1 + READ_WEIGHT * k) for k, w in enumerate(prior)]
+            norm = sum(weights)
+            prior = tuple(w / norm for w in weights)
+        return prior
+
+    def read_dist(self, f: int) -> list[float]:
+        """P(total count of f = k), reading opponents' bids on f as evidence they hold f's."""
+        if f in self._dist:
+            return self._dist[f]
+        dist = [0.0] * self.mine(f) + [1.0]
+        for seat, n in enumerate(self.counts):
+            if seat != self.me and n > 0:
+                dist = _convolve(dist, self.seat_dist(seat, f))
+        self._dist[f] = dist
+        return dist
+
+    def next_seat(self) -> int | None:
+        n = len(self.counts)
+        for k in range(1, n + 1):
+            seat = (self.me + k) % n
+            if self.counts[seat] > 0 and seat != self.me:
+                return seat
+        return None
+
+    def called(self, q: int, f: int) -> float:
+        """P(the next player challenges (q, f)), modelling them as the rules' medium bot."""
+        seat = self.next_seat()
+        if seat is None:
+            return 1.0
+        unseen = self.total - self.counts[seat]
+        return sum(w for k, w in enumerate(self.seat_dist(seat, f)) if tail(unseen, self.p(f), q - k) < 0.5)
+
+    def read(self, q: int, f: int) -> float:
+        """P(bid true) with reads."""
+        dist = self.read_dist(f)
+        return sum(dist[q:]) if q < len(dist) else 0.0
+
+
+def _bids(actions: list[Action]) -> list[tuple[int, int]]:
+    return [(int(a.args[0]), int(a.args[1])) for a in actions if a.name == "bid" and len(a.args) == 2]
+
+
+def choose(
+    view: Mapping[str, Any],
+    level: str = "normal",
+    rng: Any = None,
+    legal: Sequence[Action | str] | None = None,
+) -> Action:
+    """The computer's action for its own seat's ``view``; always one of the legal actions."""
+    level = normalise_level(level)
+    actions = _legal(view, legal)
+    if not actions:
+        raise ValueError("the view offers no legal action: it is not this seat's turn")
+    if len(actions) == 1:
+        return actions[0]
+    table = _Table(view)
+    raises = _bids(actions)
+    can_challenge = CHALLENGE in actions
+    if not raises:
+        return CHALLENGE
+    if level == "hard":
+        return _hard(table, raises, can_challenge, rng)
+    if level == "easy":
+        return _easy(table, raises, can_challenge, rng)
+    if can_challenge and table.bid is not None and table.naive(*table.bid) < 0.5:
+        return CHALLENGE
+    best = max(raises, key=lambda b: table.naive(*b))  # max keeps the first (smallest raise) on ties
+    return Action("bid", best)
+
+
+def _easy(table: _Table, raises: list[tuple[int, int]], can_challenge: bool, rng: Any) -> Action:
+    lo, hi = EASY_THRESHOLD
+    u = rng.random() if rng is not None else 0.5
+    if can_challenge and table.bid is not None and table.naive(*table.bid) < lo + (hi - lo) * u:
+        return CHALLENGE
+    if rng is not None and rng.random() < EASY_RANDOM:
+        return Action("bid", rng.choice(raises[:3]))
+    return Action("bid", max(raises, key=lambda b: table.naive(*b)))
+
+
+def _hard(table: _Table, raises: list[tuple[int, int]], can_challenge: bool, rng: Any) -> Action:
+    """Score every raise, challenge if that beats the best raise, else bid the best (or bluff)."""
+    if table.wild:
+        # press: the likeliest raises, the strongest of those (tuned: better with wild ones)
+        chance = {b: table.read(*b) for b in raises}
+        top = max(chance.values())
+        value = {b: top + HARD_SLACK if chance[b] >= top - HARD_SLACK else chance[b] for b in raises}
+        margin = HARD_PRESS_MARGIN
+    else:
+        # look ahead one bid: is the next player (modelled as the medium bot) going to call it?
+        value = {}
+        for b in raises:
+            c = table.called(*b)
+            value[b] = c * table.read(*b) + (1 - c) * HARD_GO_ON
+        margin = HARD_MARGIN
+    best = max(value.values())
+    if can_challenge and table.bid is not None and 1 - table.read(*table.bid) > best + margin:
+        return CHALLENGE
+    pick = max(raises, key=lambda b: (round(value[b], 9), bid_rank(table.rule, *b)))
+    if rng is not None and rng.random() < HARD_BLUFF:
+        bluffs = [b for b in raises if table.mine(b[1]) == 0 and value[b] >= best - HARD_BLUFF_COST]
+        if bluffs:
+            pick = max(bluffs, key=lambda b: (round(value[b], 9), bid_rank(table.rule, *b)))
+    return Action("bid", pick)

@@ -1,0 +1,220 @@
+"""Computer players for Mex (rules/mex.md): a seat's view in, an action out.
+
+Every Mex throw is open, so the view is the whole game: the round's throwing ``order``, each
+seat's ``throws`` and ``final`` value, ``throw_limit`` (None until the first player stands),
+``mex_count``, ``held``/``must_throw`` (``hold_one_or_two``) and the tie-break, plus ``legal``.
+``choose(view, level, rng, legal=None)`` returns one of the legal actions.
+
+The round's loser is the lowest final value, so a player whose value beats an earlier player's
+final value is safe whatever happens next; only the current lowest (or the first thrower) has
+a decision to make. The rules carry no strategy notes for Mex; the heuristics are ours:
+
+* ``easy``: stands on its own random threshold (54 to 100, redrawn each decision), whatever
+  the others threw; never ends a round early and never keeps a die.
+* ``normal``: stands when safe; otherwise throws again while throws remain, except that the
+  first player (who sets the limit for everyone) stands on a double or better, or on 61 or
+  better with one throw left. It never ends a round early.
+* ``hard``: minimises its expected lives lost this round, by exact expectation over its own
+  throws (stand / throw / keep a 1 or 2 / end the round). Standing on ``v`` costs
+  P(nobody after ends below v) x E[penalty], with the players still to throw modelled as
+  re-throwing while at or below the lowest value (up to their limit, which the first player
+  sets by standing); ties go to an even extra round, and the expected penalty counts the
+  Mexes those players may still throw (``mex_penalty``). Ending early costs 1 life when the
+  ender is lowest (or tied, MX-5) and nothing otherwise.
+
+Tie-break rounds are symmetric (one throw each, lowest loses), so the counting choice does
+not matter: ``normal`` and ``hard`` pick ``mex``, ``easy`` picks at random.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+from bot.games.base import Action
+from bot.games.mex import END_ROUND, MEX, STAND, THROW, mex_value, penalty
+
+LEVELS = ("easy", "normal", "hard")
+ALIASES = {"medium": "normal", "expert": "hard"}
+
+EASY_STAND = (54, 61, 63, 65, 100)  # easy stands at or above one of these, drawn each decision
+NORMAL_FIRST_STAND = {2: 100, 1: 61}  # normal as the first player: stand at/above this with n throws left
+
+
+def normalise_level(level: str) -> str:
+    name = ALIASES.get(level.lower(), level.lower())
+    if name not in LEVELS:
+        raise ValueError(f"unknown Mex level {level!r}; expected one of {', '.join(LEVELS)}")
+    return name
+
+
+def _legal(view: Mapping[str, Any], legal: Sequence[Action | str] | None) -> list[Action]:
+    items = view.get("legal") or () if legal is None else legal
+    return [a if isinstance(a, Action) else Action.parse(a) for a in items]
+
+
+# --- throw probabilities -------------------------------------------------------------------
+
+TWO_DICE: tuple[tuple[tuple[int, int], float], ...] = tuple(((a, b), 1 / 36) for a in range(1, 7) for b in range(1, 7))
+#: the 21 distinct throws (low die first) with their probabilities and values
+THROWS: tuple[tuple[tuple[int, int], float, int], ...] = tuple(
+    ((lo, hi), (1 if lo == hi else 2) / 36, mex_value((lo, hi))) for hi in range(1, 7) for lo in range(1, hi + 1)
+)
+#: the six throws of one die next to a kept face
+KEPT: dict[int, tuple[tuple[tuple[int, int], float, int], ...]] = {
+    f: tuple(((min(f, d), max(f, d)), 1 / 6, mex_value((f, d))) for d in range(1, 7)) for f in (1, 2)
+}
+
+
+@lru_cache(maxsize=64)
+def _fresh(value: int) -> tuple[float, float, float]:
+    """P(fresh two-dice throw < value), P(= value), P(Mex) under Mex counting."""
+    lt = sum(p for faces, p in TWO_DICE if mex_value(faces) < value)
+    eq = sum(p for faces, p in TWO_DICE if mex_value(faces) == value)
+    return lt, eq, 2 / 36
+
+
+# --- the round as seen from the view --------------------------------------------------------
+
+
+class _Round:
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        r = view["round"]
+        o = view.get("options") or {}
+        self.me = view["you"]
+        self.order: list[int] = list(r["order"])
+        self.pos: int = r["pos"]
+        final = r["final"]
+        self.earlier = [final[q] for q in self.order[: self.pos] if final[q] is not None]
+        self.later = len(self.order) - self.pos - 1
+        self.limit_set: int | None = r["throw_limit"]
+        self.max_throws = int(o.get("max_throws", 3))
+        self.my_limit = self.max_throws if self.limit_set is None else self.limit_set
+        self.mex_count: int = r["mex_count"]
+        self.throws: list[list[int]] = r["throws"][self.me]
+        self.held: int | None = r.get("held")
+        self.mode = o.get("mex_penalty", "seed")
+        self.end_allowed = bool(o.get("allow_end_round_early", True))
+        self.mex_ends_turn = bool(o.get("mex_ends_turn", True))
+        self.hold_allowed = bool(o.get("hold_one_or_two", False))
+        self.passes_lead = bool(o.get("mex_passes_lead", False))
+        self.lowest = min(self.earlier) if self.earlier else None
+
+    def safe(self, value: int) -> bool:
+        return self.lowest is not None and value > self.lowest
+
+    def others_limit(self, throws: int, value: int) -> int:
+        if self.limit_set is not None:
+            return self.limit_set
+        if self.passes_lead and value == MEX and self.later:
+            return self.max_throws
+        return throws
+
+    def stand_cost(self, value: int, throws: int, mexes: int) -> float:
+        """Expected lives lost standing on ``value`` after ``throws`` throws (``mexes`` this round so far)."""
+        if self.safe(value):
+            return 0.0
+        m = self.later
+        tied = self.earlier.count(value) if self.lowest == value else 0
+        limit = max(1, self.others_limit(throws, value))
+        lt, eq, p_mex = _fresh(value)
+        le = lt + eq
+        below = le ** (limit - 1) * lt  # a later player ends below us
+        equal = le ** (limit - 1) * eq  # ... or ties us
+        rest = max(0.0, 1 - below - equal)
+        lose = sum(math.comb(m, t) * equal**t * rest ** (m - t) / (1 + tied + t) for t in range(m + 1))
+        if lose <= 0:
+            return 0.0
+        mu = p_mex * sum(le**i for i in range(limit))  # a later player throws a Mex before stopping
+        pen = sum(math.comb(m, j) * mu**j * (1 - mu) ** (m - j) * penalty(self.mode, mexes + j) for j in range(m + 1))
+        return lose * pen
+
+    def end_cost(self, value: int) -> float:
+        return 0.0 if self.safe(value) else float(penalty(self.mode, 0))
+
+    def can_end(self, throws: int, mexes: int) -> bool:
+        return self.end_allowed and throws >= 1 and mexes == 0 and self.later > 0
+
+
+def _best_hard(rd: _Round, actions: list[Action]) -> Action:
+    """Minimise expected lives lost over this turn's remaining choices (exact over our throws)."""
+
+    @cache
+    def stand_cost(v: int, throws: int, mexes: int) -> float:
+        return rd.stand_cost(v, throws, mexes)
+
+    @cache
+    def value_of_state(throws: int, faces: tuple[int, int], held: int | None, mexes: int) -> float:
+        return min(c for c, _ in options(throws, faces, held, mexes))
+
+    @cache
+    def throw_cost(throws: int, held: int | None, mexes: int) -> float:
+        total = 0.0
+        for faces, p, v in THROWS if held is None else KEPT[held]:
+            n = mexes + (v == MEX)
+            if (v == MEX and rd.mex_ends_turn) or (throws + 1 >= rd.my_limit and not rd.can_end(throws + 1, n)):
+                total += p * stand_cost(v, throws + 1, n)
+            else:
+                total += p * value_of_state(throws + 1, faces, held, n)
+        return total
+
+    def options(throws: int, faces: tuple[int, int], held: int | None, mexes: int) -> list[tuple[float, Action]]:
+        v = mex_value(faces)
+        out = [(stand_cost(v, throws, mexes), STAND)]
+        if throws < rd.my_limit:
+            out.append((throw_cost(throws, held, mexes), THROW))
+            if rd.hold_allowed and held is None:
+                for f in sorted({f for f in faces if f in (1, 2)}):
+                    out.append((throw_cost(throws, f, mexes), Action("hold", (f,))))
+        if rd.can_end(throws, mexes):
+            out.append((rd.end_cost(v), END_ROUND))
+        return out
+
+    faces = tuple(sorted(rd.throws[-1]))
+    choices = [(c, i, a) for i, (c, a) in enumerate(options(len(rd.throws), faces, rd.held, rd.mex_count))]
+    choices = [c for c in choices if c[2] in actions]
+    if not choices:
+        return actions[0]
+    return min(choices, key=lambda c: (round(c[0], 12), c[1]))[2]
+
+
+def choose(
+    view: Mapping[str, Any],
+    level: str = "normal",
+    rng: Any = None,
+    legal: Sequence[Action | str] | None = None,
+) -> Action:
+    """The computer's action for its own seat's ``view``; always one of the legal actions."""
+    level = normalise_level(level)
+    actions = _legal(view, legal)
+    if not actions:
+        raise ValueError("the view offers no legal action: it is not this seat's turn")
+    if len(actions) == 1:
+        return actions[0]
+    modes = [a for a in actions if a.name == "choose"]
+    if modes:
+        if level == "easy" and rng is not None:
+            return rng.choice(modes)
+        want = Action("choose", ("mex",))
+        return want if want in modes else modes[0]
+    rd = _Round(view)
+    if not rd.throws:
+        return THROW if THROW in actions else actions[0]
+    if level == "hard":
+        return _best_hard(rd, actions)
+    value = mex_value(rd.throws[-1])
+    if level == "easy":
+        threshold = rng.choice(EASY_STAND) if rng is not None else 63
+        want = STAND if value >= threshold else THROW
+    elif rd.safe(value):
+        want = STAND
+    elif rd.lowest is None and rd.limit_set is None:  # the first player sets the limit
+        left = rd.my_limit - len(rd.throws)
+        want = STAND if value >= NORMAL_FIRST_STAND.get(left, 0) else THROW
+    else:
+        want = THROW
+    if want in actions:
+        return want
+    return STAND if STAND in actions else actions[0]

@@ -1,0 +1,325 @@
+"""Computer players for Mythical Dice (rules/mythical-dice.md): a seat's view in, an action out.
+
+``choose(view, level, rng, legal=None)`` reads only ``view`` (``your_dice``: the seat's own hidden
+dice, ``trick``: this trick's rolls, ``captured``: every die rolled earlier this hand, ``bids``
+once revealed, ``tricks``, ``hand``, ``active``, ``options``, ``legal``) and returns one of the
+legal actions (``bid:n`` or ``play:<die id>``).
+
+The rules carry no strategy notes for Mythical Dice; the heuristics are ours. At their core is
+P(win): the chance that a die wins a trick, computed exactly (rules MD-R1..R3) for each of its
+faces against the faces already rolled in the trick and the other players still to roll, each
+of whom is modelled as rolling a random die from the unseen dice (the bag less the seat's own
+dice and less every die rolled this hand). For a die kept for later, the position in its trick
+is unknown, so P(win) is averaged over every position.
+
+* **Bidding** (``normal`` and ``hard``): the tricks the hand will take are modelled as one
+  independent Bernoulli per die (its P(win)); the bid is the one with the best expected score
+  under that distribution (MD-P1..P3: +20 b, -10 |t - b|, a zero bid +-10 h).
+* **Playing** (``hard``): for each legal die, the hand's trick count is the tricks taken so far +
+  Bernoulli(P(this die wins now)) + the Bernoullis of the dice kept; it plays the die with the
+  best expected score for its bid (so it wins cheaply while it needs tricks, and dumps its most
+  dangerous dice into tricks it cannot win once it has enough). For P(this die wins now) it
+  also reads the revealed bids: a player still to roll who needs tricks is modelled as playing
+  the strongest of its hidden dice (drawn from the unseen dice), one who has enough its weakest.
+* ``normal`` plays greedily: while it needs tricks it plays the die most likely to win now,
+  else the least likely (keeping the dice that would win later if it still needs them).
+* ``easy`` bids its specials plus half its red dice, give or take one, and plays a random legal
+  die half the time (``normal``'s choice otherwise).
+
+Options: ``three_way=sequential`` and ``same_special_tie=earlier`` are approximated by the
+default resolution in P(win); ``all_flags`` is modelled. Randomness comes only from ``rng``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from bot.games.base import Action
+from bot.games.mythical_dice import FACES, FLAG, SPECIALS, bag_types
+
+LEVELS = ("easy", "normal", "hard")
+ALIASES = {"medium": "normal", "expert": "hard"}
+
+EASY_RANDOM_PLAY = 0.5
+HARD_READ = True
+BID_SCALE = 1.0  # scales each die's P(win) when bidding (tuned by simulation)
+CATEGORIES = ("minotaur", "griffin", "mermaid", FLAG, "1", "2", "3", "4", "5", "6", "7")
+
+
+def normalise_level(level: str) -> str:
+    name = ALIASES.get(level.lower(), level.lower())
+    if name not in LEVELS:
+        raise ValueError(f"unknown Mythical Dice level {level!r}; expected one of {', '.join(LEVELS)}")
+    return name
+
+
+def _legal(view: Mapping[str, Any], legal: Sequence[Action | str] | None) -> list[Action]:
+    items = view.get("legal") or () if legal is None else legal
+    return [a if isinstance(a, Action) else Action.parse(a) for a in items]
+
+
+# --- P(win) ----------------------------------------------------------------------------------
+
+
+def face_mix(types: Sequence[str]) -> dict[str, float]:
+    """The face distribution of a die drawn at random from ``types`` and rolled."""
+    out = dict.fromkeys(CATEGORIES, 0.0)
+    if not types:
+        return out
+    for kind in types:
+        for face in FACES[kind]:
+            out[face] += 1 / (6 * len(types))
+    return out
+
+
+def p_face_wins(
+    face: str,
+    known: Sequence[str],
+    before: int,
+    after: int,
+    mix: Mapping[str, float],
+    all_flags_nobody: bool = False,
+) -> float:
+    """P(``face`` wins the trick): ``known`` faces were rolled before it, ``before`` unknown players
+    roll before it and ``after`` unknown players after it, each a random face from ``mix``.
+    Default resolution: three specials -> mermaid, ties -> the later roller, all flags -> first."""
+    dm, dg, dr = mix["minotaur"], mix["griffin"], mix["mermaid"]
+    kset = set(known)
+    if face == "minotaur":
+        return 0.0 if "mermaid" in kset else (1 - dr) ** (before + after)
+    if face == "griffin":
+        return 0.0 if "minotaur" in kset else (1 - dm) ** before * (1 - dm - dg) ** after
+    if face == "mermaid":
+        if "minotaur" in kset:
+            return (1 - dr) ** after
+        no_m = (1 - dm) ** before * (1 - dr - dm) ** after
+        no_mg = 0.0 if "griffin" in kset else (1 - dm - dg) ** before * (1 - dr - dm - dg) ** after
+        return max(0.0, (1 - dr) ** after - (no_m - no_mg))
+    if face == FLAG:
+        if all_flags_nobody or known or before:
+            return 0.0
+        return mix[FLAG] ** after
+    n = int(face)
+    if kset & set(SPECIALS):
+        return 0.0
+    if any(f != FLAG and int(f) > n for f in known):
+        return 0.0
+    low = mix[FLAG] + sum(mix[str(v)] for v in range(1, n))  # faces a later roller may show
+    return (low + mix[str(n)]) ** before * low**after
+
+
+def p_face_wins_now(face: str, known: Sequence[str], afters: Sequence[Mapping[str, float]], nobody: bool) -> float:
+    """P(``face`` wins), rolled after ``known``, with one face mix per player still to roll."""
+
+    def prod(f: Any) -> float:
+        out = 1.0
+        for mix in afters:
+            out *= max(0.0, f(mix))
+        return out
+
+    kset = set(known)
+    if face == "minotaur":
+        return 0.0 if "mermaid" in kset else prod(lambda d: 1 - d["mermaid"])
+    if face == "griffin":
+        return 0.0 if "minotaur" in kset else prod(lambda d: 1 - d["minotaur"] - d["griffin"])
+    if face == "mermaid":
+        free = prod(lambda d: 1 - d["mermaid"])
+        if "minotaur" in kset:
+            return free
+        no_m = prod(lambda d: 1 - d["mermaid"] - d["minotaur"])
+        no_mg = 0.0 if "griffin" in kset else prod(lambda d: 1 - d["mermaid"] - d["minotaur"] - d["griffin"])
+        return max(0.0, free - (no_m - no_mg))
+    if face == FLAG:
+        return 0.0 if nobody or known else prod(lambda d: d[FLAG])
+    n = int(face)
+    if kset & set(SPECIALS) or any(f != FLAG and int(f) > n for f in known):
+        return 0.0
+    return prod(lambda d: d[FLAG] + sum(d[str(v)] for v in range(1, n)))
+
+
+def chosen_mix(pool: Sequence[str], held: int, order: Sequence[str], best: bool) -> dict[str, float]:
+    """The face mix of the strongest (``best``) or weakest die among ``held`` drawn from ``pool``;
+    ``order`` lists the die types weakest first."""
+    if not pool or held <= 0:
+        return face_mix(pool)
+    counts = {kind: 0 for kind in order}
+    for kind in pool:
+        counts[kind] = counts.get(kind, 0) + 1
+    ranked = list(order) if best else list(reversed(order))
+    out = dict.fromkeys(CATEGORIES, 0.0)
+    below = 0.0
+    for kind in ranked:
+        share = counts.get(kind, 0) / len(pool)
+        p = (below + share) ** held - below**held
+        below += share
+        for face in FACES[kind]:
+            out[face] += p / 6
+    return out
+
+
+def p_die_wins(
+    kind: str, known: Sequence[str], before: int, after: int, mix: Mapping[str, float], nobody: bool = False
+) -> float:
+    return sum(p_face_wins(face, known, before, after, mix, nobody) for face in FACES[kind]) / 6
+
+
+def p_die_later(kind: str, players: int, mix: Mapping[str, float], nobody: bool = False) -> float:
+    """P(win) for a die played in a later trick, at a random position."""
+    return sum(p_die_wins(kind, (), b, players - 1 - b, mix, nobody) for b in range(players)) / players
+
+
+# --- scores ------------------------------------------------------------------------------------
+
+
+def trick_distribution(base: int, chances: Sequence[float]) -> list[float]:
+    """P(tricks = t): ``base`` already taken plus one independent Bernoulli per chance."""
+    dist = [0.0] * base + [1.0]
+    for p in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for t, w in enumerate(dist):
+            nxt[t] += w * (1 - p)
+            nxt[t + 1] += w * p
+        dist = nxt
+    return dist
+
+
+def expected_score(bid: int, dist: Sequence[float], hand_no: int) -> float:
+    """MD-P1..P3 (no bonuses) for ``bid`` when the tricks are distributed as ``dist``."""
+    if bid == 0:
+        return 10 * hand_no * (2 * dist[0] - 1)
+    return sum(w * (20 * bid if t == bid else -10 * abs(t - bid)) for t, w in enumerate(dist))
+
+
+@lru_cache(maxsize=1024)
+def _best_bid(hand_no: int, chances: tuple[float, ...]) -> int:
+    dist = trick_distribution(0, chances)
+    return max(range(hand_no + 1), key=lambda b: (expected_score(b, dist, hand_no), -b))
+
+
+# --- the table as one seat sees it ------------------------------------------------------------
+
+
+class _Table:
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        o = view.get("options") or {}
+        self.types = bag_types(o.get("dice_set", "standard"))
+        self.nobody = o.get("all_flags") == "nobody"
+        self.me = view["you"]
+        self.hand_no = int(view.get("hand", 1))
+        self.mine: list[dict[str, Any]] = list(view.get("your_dice") or [])
+        self.trick: list[dict[str, Any]] = list(view.get("trick") or [])
+        active = view.get("active") or [True] * int(view.get("players", 0))
+        self.players = sum(1 for a in active if a)
+        rolled = {r["player"] for r in self.trick}
+        n = len(active)
+        start = self.me if self.me is not None else 0
+        seats = [(start + k) % n for k in range(1, n)]
+        self.to_roll = [p for p in seats if active[p] and p not in rolled]
+        self.after = len(self.to_roll)
+        self.sizes: list[int] = list(view.get("hand_sizes") or [0] * n)
+        self.revealed = bool(view.get("bids_revealed"))
+        seen = {d["id"] for d in self.mine} | {r["die"] for r in self.trick}
+        for pile in view.get("captured") or []:
+            seen |= {r["die"] for r in pile}
+        last = view.get("last_trick")  # dice of a discarded trick (all_flags=nobody) are gone too
+        if last:
+            seen |= {r["die"] for r in last.get("rolls", [])}
+        self.unseen = [t for i, t in enumerate(self.types) if i not in seen]
+        self.mix = face_mix(self.unseen)
+        bids = view.get("bids") or []
+        self.bids: list[int | None] = list(bids)
+        self.bid: int | None = bids[self.me] if self.me is not None and self.me < len(bids) else None
+        tricks = view.get("tricks") or []
+        self.tricks: list[int] = list(tricks)
+        self.taken = tricks[self.me] if self.me is not None and self.me < len(tricks) else 0
+
+    def kind(self, die: int) -> str:
+        return self.types[die]
+
+    def later(self, kind: str) -> float:
+        return p_die_later(kind, max(1, self.players), self.mix, self.nobody)
+
+    def now(self, kind: str) -> float:
+        known = [r["face"] for r in self.trick]
+        return p_die_wins(kind, known, 0, self.after, self.mix, self.nobody)
+
+    def now_read(self, kind: str) -> float:
+        """P(win now), with the players still to roll playing their strongest die while they
+        need tricks for their bid, and their weakest once they have enough."""
+        if not self.revealed:
+            return self.now(kind)
+        known = [r["face"] for r in self.trick]
+        order = sorted(set(self.unseen), key=self.later)
+        afters = []
+        for p in self.to_roll:
+            want = self.bids[p] is not None and self.bids[p] > self.tricks[p]
+            afters.append(chosen_mix(self.unseen, self.sizes[p], order, want))
+        return sum(p_face_wins_now(face, known, afters, self.nobody) for face in FACES[kind]) / 6
+
+
+def choose(
+    view: Mapping[str, Any],
+    level: str = "normal",
+    rng: Any = None,
+    legal: Sequence[Action | str] | None = None,
+) -> Action:
+    """The computer's action for its own seat's ``view``; always one of the legal actions."""
+    level = normalise_level(level)
+    actions = _legal(view, legal)
+    if not actions:
+        raise ValueError("the view offers no legal action: it is not this seat's turn")
+    if len(actions) == 1:
+        return actions[0]
+    table = _Table(view)
+    if all(a.name == "bid" for a in actions):
+        return _bid(table, level, rng, actions)
+    plays = [a for a in actions if a.name == "play"]
+    if not plays:
+        return actions[0]
+    if level == "easy" and rng is not None and rng.random() < EASY_RANDOM_PLAY:
+        return rng.choice(plays)
+    if level == "hard":
+        return _play_hard(table, plays)
+    return _play_greedy(table, plays)
+
+
+def _bid(table: _Table, level: str, rng: Any, actions: list[Action]) -> Action:
+    bids = sorted(int(a.args[0]) for a in actions)
+    if level == "easy":
+        kinds = [d["type"] for d in table.mine]
+        guess = sum(k in SPECIALS for k in kinds) + sum(k == "red" for k in kinds) // 2
+        if rng is not None:
+            guess += rng.choice((-1, 0, 0, 1))
+        want = guess
+    else:
+        chances = tuple(sorted(round(min(1.0, BID_SCALE * table.later(d["type"])), 4) for d in table.mine))
+        want = _best_bid(table.hand_no, chances)
+    want = min(max(want, bids[0]), bids[-1])
+    return Action("bid", (want,))
+
+
+def _play_greedy(table: _Table, plays: list[Action]) -> Action:
+    need = (table.bid or 0) - table.taken
+    scored = [(table.now(table.kind(int(a.args[0]))), table.later(table.kind(int(a.args[0]))), a) for a in plays]
+    if need > 0:
+        return max(scored, key=lambda s: (s[0], -s[1]))[2]  # likeliest to win now, keep the better dice
+    return min(scored, key=lambda s: (s[0], -s[1]))[2]  # least likely to win, dump the dangerous
+
+
+def _play_hard(table: _Table, plays: list[Action]) -> Action:
+    bid = table.bid if table.bid is not None else 0
+    later = {d["id"]: table.later(d["type"]) for d in table.mine}
+    best: tuple[float, float, Action] | None = None
+    for a in plays:
+        die = int(a.args[0])
+        now = table.now_read(table.kind(die)) if HARD_READ else table.now(table.kind(die))
+        rest = [p for d, p in later.items() if d != die]
+        dist = trick_distribution(table.taken, [now, *rest])
+        score = expected_score(bid, dist, table.hand_no)
+        key = (round(score, 9), -later.get(die, 0.0), a)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    assert best is not None
+    return best[2]
