@@ -36,7 +36,10 @@ class Store:
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
         self.path = path
-        self._queue: asyncio.Queue[tuple[list[Statement], asyncio.Future[list[int | None]]]] = asyncio.Queue()
+        self._pending: list[list[Statement]] = []  # the next transaction's writes, in arrival order
+        self._batch: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        self._wake = asyncio.Event()
+        self._busy = False
         self._writer: asyncio.Task[None] | None = None
         self.batches = 0  # transactions committed (benchmarks report it)
 
@@ -65,7 +68,8 @@ class Store:
 
     async def close(self) -> None:
         if self._writer is not None:
-            await self._queue.join()  # let every acknowledged write land
+            while self._pending or self._busy:  # let every acknowledged write land
+                await asyncio.sleep(0.001)
             self._writer.cancel()
             try:
                 await self._writer
@@ -80,33 +84,40 @@ class Store:
         """Commit ``statements`` atomically (with whatever else is pending); returns each lastrowid."""
         if self._writer is None:
             raise RuntimeError("store is closed")
-        future: asyncio.Future[list[int | None]] = asyncio.get_running_loop().create_future()
-        await self._queue.put((list(statements), future))
-        return await future
+        if not self._pending:
+            self._batch = asyncio.get_running_loop().create_future()
+            self._wake.set()
+        batch = self._batch
+        index = len(self._pending)
+        self._pending.append(list(statements))
+        results = await asyncio.shield(batch)  # one future per batch, not per write
+        result = results[index]
+        if isinstance(result, Exception):
+            raise result
+        return result
 
     async def _write_loop(self) -> None:
         while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty():
-                batch.append(self._queue.get_nowait())
+            await self._wake.wait()
+            self._wake.clear()
+            batch, future = self._pending, self._batch
+            self._pending = []  # writes from now on gather for the next transaction
+            self._busy = True
             try:
-                results = await self._conn._execute(_commit_batch, self._conn._conn, [s for s, _ in batch])
+                results: list[Any] = await self._conn._execute(_commit_batch, self._conn._conn, batch)
             except Exception:  # one bad statement must not fail the others' writes
                 log.exception("group commit failed; retrying one by one")
                 results = []
-                for statements, _ in batch:
+                for statements in batch:
                     try:
                         results.append((await self._conn._execute(_commit_batch, self._conn._conn, [statements]))[0])
                     except Exception as single:  # noqa: BLE001
                         results.append(single)
+            finally:
+                self._busy = False
             self.batches += 1
-            for (_, future), result in zip(batch, results, strict=True):
-                if not future.done():
-                    if isinstance(result, Exception):
-                        future.set_exception(result)
-                    else:
-                        future.set_result(result)
-                self._queue.task_done()
+            if not future.done():
+                future.set_result(results)
 
     # -- reads --------------------------------------------------------------------------------
 
