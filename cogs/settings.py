@@ -63,7 +63,9 @@ class Settings(commands.GroupCog, group_name="settings", group_description=t("cm
                 error = TableError("bad_option", option="values", detail=str(error))
             await refuse(interaction, error, game)
             return
-        detail = f"{game}: " + (" ".join(f"{k}={v}" for k, v in saved.items()) or t("ui.settings_none", "en"))
+        detail = f"{game}: " + (
+            " ".join(f"{k}={v}" for k, v in saved.items()) or t("ui.settings_none", locale_of(interaction))
+        )
         await send_ephemeral(interaction, t("ui.settings_saved", locale_of(interaction), detail=detail))
 
     @app_commands.command(name="show", description=t("cmd.settings_show"))

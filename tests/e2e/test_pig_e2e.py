@@ -49,6 +49,8 @@ async def test_a_whole_two_player_pig_game_through_commands_and_buttons(world: W
         assert stats.ephemeral and "1 games, 0 wins" in stats.text
     for record in world.fake.interactions:
         assert record.ack_latency is not None and record.ack_latency < 3.0
+    # one table message, edited: the channel never sees more than Discord's ~5 messages per 5 s
+    assert world.fake.max_messages_in_window(world.channel) <= 5
     world.fake.assert_no_problems()
 
 
