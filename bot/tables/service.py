@@ -249,10 +249,9 @@ class TableService:
             if not [s for s in seats if not s.is_bot]:
                 await self._close(table, "cancelled", reason="empty")
                 return table
-            if table.host_id == user_id:
-                table.host_id = next(s.id for s in seats if not s.is_bot)
+            host = next(s.id for s in seats if not s.is_bot) if table.host_id == user_id else table.host_id
             name = table.seats[seat].name
-            await self._save_lobby(table, seats)
+            await self._save_lobby(table, seats, host)
             self.presenter.publish(table, [Event("left", {"name": name})])
         return table
 
@@ -263,15 +262,17 @@ class TableService:
         bots = sum(s.is_bot for s in table.seats)
         return await self.join(channel_id, Seat(-(bots + 1), name, level))
 
-    async def _save_lobby(self, table: Table, seats: list[Seat]) -> None:
+    async def _save_lobby(self, table: Table, seats: list[Seat], host_id: int | None = None) -> None:
+        """Commit the lobby's new seats (and host), then change the table in memory."""
         now = self.clock()
+        host_id = table.host_id if host_id is None else host_id
         await self.store.write(
             [
-                repo.update_game(table.id, now, seats=[s.to_json() for s in seats], host_id=table.host_id),
+                repo.update_game(table.id, now, seats=[s.to_json() for s in seats], host_id=host_id),
                 repo.set_deadline(table.id, now + LOBBY_IDLE, table.version),
             ]
         )
-        table.seats = seats
+        table.seats, table.host_id = seats, host_id
         table.deadline = now + LOBBY_IDLE
         self._arm(table.id, table.deadline, table.version)
 
@@ -306,13 +307,14 @@ class TableService:
 
     async def _close(self, table: Table, status: str, reason: str) -> None:
         now = self.clock()
-        table.add_log([("closed", {"reason": reason})])
+        closed = [("closed", {"reason": reason})]
         await self.store.write(
             [
-                repo.update_game(table.id, now, status=status, meta=table.meta()),
+                repo.update_game(table.id, now, status=status, meta=table.meta(closed)),
                 repo.set_deadline(table.id, None, table.version),
             ]
         )
+        table.add_log(closed)
         table.status = status
         table.deadline = None
         self._drop(table)
