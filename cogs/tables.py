@@ -75,12 +75,19 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         if table is None or table.channel_id != interaction.channel_id:
             await refuse(interaction, TableError("stale_button"))
             return
-        if action in ("join", "leave", "start") or action.startswith("addbot:"):
-            await self.lobby_action(interaction, table.channel_id, action, edit=True)
-        elif action == "me":
-            await self.show_private_view(interaction, table)
-        else:
-            await self.game_action(interaction, table, action, version)
+        try:
+            if action in ("join", "leave", "start") or action.startswith("addbot:"):
+                await self.lobby_action(interaction, table.channel_id, action, edit=True)
+            elif action == "me":
+                await self.show_private_view(interaction, table)
+            else:
+                await self.game_action(interaction, table, action, version)
+        except Exception:  # a failure must not leave the player with "This interaction failed"
+            log.exception("table %s: %s failed", table_id, action)
+            try:
+                await send_ephemeral(interaction, "⚠️ " + t("error.internal", locale_of(interaction)))
+            except discord.HTTPException:
+                pass
 
     async def lobby_action(self, interaction: discord.Interaction, channel_id: int, verb: str, edit: bool = False):
         service, presenter = self.bot.tables, self.bot.presenter

@@ -246,3 +246,22 @@ async def test_a_computer_player_joins_from_the_lobby_and_plays_by_the_same_rule
         rows = await bot.store.fetch_all("SELECT user_id, is_bot FROM results WHERE game_id = ?", (table.id,))
         assert sorted((r["user_id"] > 0, r["is_bot"]) for r in rows) == [(False, 1), (True, 0)]
     world.fake.assert_no_problems()
+
+
+async def test_an_unexpected_failure_is_answered_and_changes_nothing(world: World):
+    async with world.bot(ScriptedDice([3, 3, 3])) as bot:  # a failed commit still used up its roll
+        board = await open_pig_table(world)
+        table = bot.tables.table(world.channel.id)
+        before = (table.engine.dumps(table.state), table.version)
+
+        async def broken_write(statements):
+            raise OSError("disk full")
+
+        real_write, bot.store.write = bot.store.write, broken_write
+        reply = await world.click(world.alice, board, "roll")
+        assert reply.ephemeral and "Something went wrong" in reply.text
+        reply = await world.slash(world.alice, "pig", "roll")
+        assert reply.ephemeral and "Something went wrong" in reply.text
+        assert (table.engine.dumps(table.state), table.version) == before  # nothing acknowledged, nothing lost
+        bot.store.write = real_write
+        assert (await world.click(world.alice, board, "roll")).type == 7
