@@ -36,6 +36,7 @@ from typing import Any, TextIO
 
 from bot.games import Action, Engine, Event, InvalidOptions, Outcome, available_games, get_engine
 from bot.games.dice import SeededDice
+from bot.i18n import DEFAULT, t
 
 Chooser = Callable[..., Action]  # choose(game, view, level, rng, legal=None) -> Action
 
@@ -44,7 +45,8 @@ RANDOM_LEVEL = "random"  # a uniform random legal move: a baseline, handled here
 MAX_ACTIONS = 100_000  # per game: an engine or AI that never ends a game is a bug, not a long game
 Z95 = 1.959963984540054
 
-# The natural unit of a game's length: (plural name, the public event that starts one).
+# The natural unit of a game's length: (plural name, the public event that starts one). The name is
+# data (``SimResult.unit``); the report shows it through the catalog key in UNIT_KEYS.
 LENGTH_UNITS: dict[str, tuple[str, Callable[[Event], bool]]] = {
     "pig": ("turns", lambda e: e.kind == "turn"),
     "mia": ("rounds", lambda e: e.kind == "round_start"),
@@ -52,6 +54,7 @@ LENGTH_UNITS: dict[str, tuple[str, Callable[[Event], bool]]] = {
     "liar": ("rounds", lambda e: e.kind == "round" and not e.data.get("redeal")),
     "mythic": ("hands", lambda e: e.kind == "hand_started"),
 }
+UNIT_KEYS = {"turns": "simulate.unit_turns", "rounds": "simulate.unit_rounds", "hands": "simulate.unit_hands"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -63,7 +66,7 @@ def parse_option(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     name, value = name.strip(), value.strip()
     if not sep or not name:
-        raise argparse.ArgumentTypeError(f"expected name=value, got {text!r}")
+        raise argparse.ArgumentTypeError(t("simulate.bad_option", text=repr(text)))
     return name, value
 
 
@@ -87,11 +90,12 @@ def known_levels() -> tuple[str, ...]:
     return (*levels, RANDOM_LEVEL)
 
 
-def check_level(level: str) -> str:
+def check_level(level: str, locale: str = DEFAULT) -> str:
     """A level name in canonical form (``bot.ai``'s aliases such as ``expert`` accepted); ValueError if unknown."""
     name = level.strip().lower()
     if name == RANDOM_LEVEL:
         return name
+    unknown = t("simulate.unknown_level", locale, level=repr(level), levels=", ".join(known_levels()))
     try:
         from bot.ai import normalise_level
 
@@ -99,25 +103,25 @@ def check_level(level: str) -> str:
     except ImportError:
         pass
     except ValueError:
-        raise ValueError(f"unknown level {level!r}: choose from {', '.join(known_levels())}") from None
+        raise ValueError(unknown) from None
     if name not in known_levels():
-        raise ValueError(f"unknown level {level!r}: choose from {', '.join(known_levels())}")
+        raise ValueError(unknown)
     return name
 
 
-def default_chooser(game: str | None = None) -> Chooser:
+def default_chooser(game: str | None = None, locale: str = DEFAULT) -> Chooser:
     """``bot.ai.choose``, the registry of computer players; with ``game``, check that game has one."""
     try:
         import bot.ai as ai
 
         choose = ai.choose
     except (ImportError, AttributeError) as error:
-        raise RuntimeError(f"computer players are not available: bot.ai.choose is missing ({error})") from None
+        raise RuntimeError(t("simulate.no_ai", locale, error=error)) from None
     if game is not None and hasattr(ai, "player_module"):
         try:
             ai.player_module(game)
         except (ImportError, KeyError) as error:
-            raise RuntimeError(f"there is no computer player for {game} yet ({error})") from None
+            raise RuntimeError(t("simulate.no_ai_for_game", locale, game=game, error=error)) from None
     return choose
 
 
@@ -200,6 +204,7 @@ def play_one(
     rng: random.Random,
     chooser: Chooser | None = None,
     unit: Callable[[Event], bool] | None = None,
+    locale: str = DEFAULT,
 ) -> tuple[Outcome, int, int]:
     """One game between computer players; returns the outcome, the actions applied, and the units started."""
     game = engine.name
@@ -209,7 +214,7 @@ def play_one(
     while (outcome := engine.outcome(state)) is None:
         movers = engine.to_act(state)
         if not movers:
-            raise RuntimeError(f"{game}: nobody may act in an unfinished game")
+            raise RuntimeError(t("simulate.nobody_acts", locale, game=game))
         for seat in movers:
             if seat not in engine.to_act(state):  # an earlier simultaneous move ended this phase
                 continue
@@ -217,14 +222,21 @@ def play_one(
             action = computer_move(game, engine.view(state, seat), levels[seat], rng, legal, chooser)
             if action not in legal:
                 raise RuntimeError(
-                    f"{game}: the {levels[seat]} computer player in seat {seat + 1} chose {action}, "
-                    f"which is not legal (legal: {', '.join(map(str, legal))})"
+                    t(
+                        "simulate.illegal_move",
+                        locale,
+                        game=game,
+                        level=levels[seat],
+                        seat=seat + 1,
+                        action=action,
+                        legal=", ".join(map(str, legal)),
+                    )
                 )
             state, events = engine.apply(state, seat, action, dice)
             units += sum(1 for e in events if unit and e.public and unit(e))
             actions += 1
             if actions > MAX_ACTIONS:
-                raise RuntimeError(f"{game}: a game passed {MAX_ACTIONS} actions without ending")
+                raise RuntimeError(t("simulate.endless", locale, game=game, limit=MAX_ACTIONS))
     return outcome, actions, units
 
 
@@ -236,15 +248,17 @@ class ProgressBar:
         total: int,
         stream: TextIO | None = None,
         *,
-        label: str = "games",
+        label: str | None = None,
         width: int = 30,
         enabled: bool | None = None,
         min_interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
+        locale: str = DEFAULT,
     ) -> None:
         self.total = max(total, 0)
         self.stream = stream if stream is not None else sys.stderr
-        self.label = label
+        self.locale = locale
+        self.label = t("simulate.progress_label", locale) if label is None else label
         self.width = width
         self.enabled = _isatty(self.stream) if enabled is None else enabled
         self.min_interval = min_interval
@@ -257,10 +271,13 @@ class ProgressBar:
         fraction = done / self.total if self.total else 1.0
         filled = round(self.width * fraction)
         elapsed = (self.clock() if now is None else now) - self.start
-        text = f"[{'#' * filled}{'-' * (self.width - filled)}] {done}/{self.total} {self.label} {fraction:4.0%}"
-        text += f" · {elapsed:.1f}s"
+        bar = "#" * filled + "-" * (self.width - filled)
+        text = t(
+            "simulate.progress", self.locale, bar=bar, done=done, total=self.total, label=self.label, fraction=fraction
+        )
+        text += t("simulate.progress_elapsed", self.locale, seconds=elapsed)
         if 0 < done < self.total:
-            text += f" · ETA {elapsed / done * (self.total - done):.1f}s"
+            text += t("simulate.progress_eta", self.locale, seconds=elapsed / done * (self.total - done))
         return text
 
     def update(self, done: int, force: bool = False) -> None:
@@ -299,6 +316,7 @@ def run_simulation(
     *,
     chooser: Chooser | None = None,
     progress: ProgressBar | None = None,
+    locale: str = DEFAULT,
 ) -> SimResult:
     """Play ``games`` games between computer players of ``levels`` (one per seat) and tally them.
 
@@ -307,14 +325,14 @@ def run_simulation(
     """
     engine = get_engine(game)
     opts = engine.options(options or {})
-    levels = tuple(check_level(level) for level in levels)
+    levels = tuple(check_level(level, locale) for level in levels)
     fewest, most = engine.player_range(opts)
     if not fewest <= len(levels) <= most:
-        raise ValueError(f"{game} takes {fewest}-{most} players with these options; got {len(levels)}")
+        raise ValueError(t("simulate.player_count", locale, game=game, fewest=fewest, most=most, players=len(levels)))
     if games < 1:
-        raise ValueError("the number of games must be at least 1")
+        raise ValueError(t("simulate.too_few_games", locale))
     if any(level != RANDOM_LEVEL for level in levels):
-        chooser = chooser or default_chooser(game)  # fail before the first game, not inside it
+        chooser = chooser or default_chooser(game, locale)  # fail before the first game, not inside it
     seed = secrets.randbelow(2**31) if seed is None else seed
     unit_name, unit = LENGTH_UNITS.get(game, (None, None))
     result = SimResult(game, levels, opts.changed(), seed, wins=[0.0] * len(levels), unit=unit_name)
@@ -322,7 +340,7 @@ def run_simulation(
     try:
         for i in range(games):
             dice, rng = SeededDice(f"{seed}:{i}"), random.Random(f"{seed}:{i}:ai")
-            outcome, actions, units = play_one(engine, levels, opts, dice, rng, chooser, unit)
+            outcome, actions, units = play_one(engine, levels, opts, dice, rng, chooser, unit, locale)
             for seat, share in enumerate(credit(outcome, len(levels))):
                 result.wins[seat] += share
             result.shared += len(outcome.winners) > 1
@@ -343,33 +361,51 @@ def run_simulation(
 # The report
 
 
-def format_report(result: SimResult) -> str:
-    from bot.i18n import t
+def format_report(result: SimResult, locale: str = DEFAULT) -> str:
+    def text(key: str, **params: Any) -> str:
+        return t(key, locale, **params)
 
-    title = t(f"game.{result.game}")
-    opts = ", ".join(f"{k}={v}" for k, v in result.options.items()) or "defaults"
+    opts = ", ".join(f"{k}={v}" for k, v in result.options.items()) or text("simulate.defaults")
+    seat, level, wins, rate, interval = (
+        text(key)
+        for key in (
+            "simulate.col_seat",
+            "simulate.col_level",
+            "simulate.col_wins",
+            "simulate.col_rate",
+            "simulate.col_interval",
+        )
+    )
     lines = [
-        f"{title}: {result.games} games, {len(result.levels)} seats, options: {opts}, seed {result.seed}",
+        text(
+            "simulate.report_title",
+            game=t(f"game.{result.game}", locale),
+            games=result.games,
+            seats=len(result.levels),
+            options=opts,
+            seed=result.seed,
+        ),
         "",
-        f"{'seat':>4}  {'level':<8} {'wins':>8}  {'win rate':>8}  95% CI (Wilson)",
+        f"{seat:>4}  {level:<8} {wins:>8}  {rate:>8}  {interval}",
     ]
     for seat, level in enumerate(result.levels):
         lo, hi = result.interval(seat)
         wins = f"{result.wins[seat]:.2f}".rstrip("0").rstrip(".")
         lines.append(f"{seat + 1:>4}  {level:<8} {wins:>8}  {result.rate(seat):>8.1%}  [{lo:5.1%}, {hi:5.1%}]")
-    length = f"mean length: {result.mean_actions:.1f} actions"
+    length = text("simulate.length", actions=result.mean_actions)
     if result.actions:
-        length += f" (min {min(result.actions)}, max {max(result.actions)})"
+        length += text("simulate.length_range", min=min(result.actions), max=max(result.actions))
     if result.mean_units is not None:
-        length += f", {result.mean_units:.1f} {result.unit}"
+        unit = text(UNIT_KEYS[result.unit]) if result.unit in UNIT_KEYS else result.unit
+        length += text("simulate.length_units", mean=result.mean_units, unit=unit)
     lines += ["", length]
     if result.shared:
-        games = "game" if result.shared == 1 else "games"
-        lines.append(f"shared first place: {result.shared} {games} (each of k winners got 1/k of a win)")
+        key = "simulate.shared_one" if result.shared == 1 else "simulate.shared_other"
+        lines.append(text(key, count=result.shared))
     else:
-        lines.append("shared first place: none (a tie would give each of k winners 1/k of a win)")
+        lines.append(text("simulate.shared_none"))
     per_game = result.elapsed / result.games * 1000 if result.games else 0.0
-    lines.append(f"time: {result.elapsed:.2f}s ({per_game:.1f} ms per game)")
+    lines.append(text("simulate.time", seconds=result.elapsed, per_game=per_game))
     return "\n".join(lines)
 
 
@@ -377,7 +413,7 @@ def format_report(result: SimResult) -> str:
 # Command line
 
 
-def parse_levels(text: str) -> list[str]:
+def parse_levels(text: str, locale: str = DEFAULT) -> list[str]:
     """``easy,hard`` or ``normal*3,hard`` -> one level per seat (an argparse ``type``)."""
     levels: list[str] = []
     for part in text.split(","):
@@ -387,14 +423,14 @@ def parse_levels(text: str) -> list[str]:
         name, star, count = part.partition("*")
         try:
             times = int(count) if star else 1
-            level = check_level(name)
+            level = check_level(name, locale)
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
         if times < 1:
-            raise argparse.ArgumentTypeError(f"bad seat count in {part!r}")
+            raise argparse.ArgumentTypeError(t("simulate.bad_seat_count", locale, part=repr(part)))
         levels += [level] * times
     if not levels:
-        raise argparse.ArgumentTypeError("give one level per seat, e.g. easy,hard")
+        raise argparse.ArgumentTypeError(t("simulate.no_levels", locale))
     return levels
 
 
@@ -430,26 +466,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 def main_from_args(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
+    locale = getattr(args, "locale", DEFAULT)
+
+    def error(message: object) -> int:
+        print(t("simulate.error", locale, message=message), file=err)
+        return 2
+
     game = args.game.strip().lower()
     if game not in available_games():
-        print(f"error: unknown game {game!r}: choose from {', '.join(available_games())}", file=err)
-        return 2
+        return error(t("simulate.unknown_game", locale, game=repr(game), games=", ".join(available_games())))
     seed: int | str | None = args.seed
     if isinstance(seed, str) and seed.lstrip("-").isdigit():
         seed = int(seed)
-    bar = None if args.no_progress else ProgressBar(args.games, err)
+    bar = None if args.no_progress else ProgressBar(args.games, err, locale=locale)
     try:
-        result = run_simulation(game, args.players, args.games, options_dict(args.option), seed, progress=bar)
-    except InvalidOptions as error:
-        print(f"error: invalid option {error}", file=err)
-        return 2
-    except (ValueError, RuntimeError) as error:
-        print(f"error: {error}", file=err)
-        return 2
+        result = run_simulation(
+            game, args.players, args.games, options_dict(args.option), seed, progress=bar, locale=locale
+        )
+    except InvalidOptions as problem:
+        return error(t("simulate.invalid_option", locale, error=problem))
+    except (ValueError, RuntimeError) as problem:
+        return error(problem)
     except KeyboardInterrupt:
-        print("\ninterrupted", file=err)
+        print("\n" + t("simulate.interrupted", locale), file=err)
         return 130
-    print(format_report(result), file=out)
+    print(format_report(result, locale), file=out)
     return 0
 
 

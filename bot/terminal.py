@@ -15,6 +15,10 @@ coalesced edits) and once more at the end.
 At the prompt: a number from the list, an encoded action (``hold``, ``claim:53``) or an unambiguous
 prefix of one, ``help`` / ``?`` to list the moves again, ``table`` to redraw, ``quit`` or Ctrl-D
 to leave. Input and output are injectable (a function or a stream) so tests can script a game.
+
+Everything printed comes from the message catalog (``terminal.*`` keys, ``bot/locales/<locale>/
+terminal.json``) in the locale given with ``--locale``, which is also the table's locale; a text
+not yet translated falls back to English.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from typing import Any, TextIO
 
 from bot.games import Action, Event, IllegalMove, available_games, get_engine
 from bot.games.dice import DiceSource, SecureDice, SeededDice
-from bot.i18n import has, t
+from bot.i18n import DEFAULT, has, normalise, t
 from bot.render import error_text, event_text, fill, game_module, private_text, seat_names, table_text
 from bot.simulate import (
     Chooser,
@@ -117,7 +121,7 @@ class TerminalPresenter:
             elif event.to == self.viewer:
                 line = self.event_line(table, event, private=True)
                 if line:
-                    self.say(f"🔒 {line}")
+                    self.say(t("terminal.private", table.locale, line=line))
             # anything else is another seat's secret: never shown
         if refresh and table.state is not None:
             self.dirty = True
@@ -184,7 +188,13 @@ class TerminalPresenter:
                 "table.title", locale, game=t(f"game.{table.game}", locale), status=t(f"status.{table.status}", locale)
             )
             if not (isinstance(error, ImportError) and _render_missing(error, table.game)):
-                note = f"(bot.render.{table.game} failed: {type(error).__name__}: {error}; showing your raw view)"
+                note = t(
+                    "terminal.render_failed",
+                    locale,
+                    game=table.game,
+                    error_type=type(error).__name__,
+                    error=error,
+                )
                 if note not in self._warned:
                     self._warned.add(note)
                     title += "\n" + note
@@ -196,7 +206,8 @@ class TerminalPresenter:
         """The viewer's own view, compactly (never anyone else's: the engine strips their secrets)."""
         view = table.engine.view(table.state, self.viewer)
         names = seat_names(table)
-        lines = [f"players: {', '.join(f'{i + 1}. {n}' for i, n in enumerate(names))}"]
+        seats = ", ".join(t("terminal.seat", table.locale, number=i + 1, name=n) for i, n in enumerate(names))
+        lines = [t("terminal.raw_players", table.locale, players=seats)]
         text = compact(view, skip=("options", "legal", "game", "you"))
         lines += textwrap.wrap(text, self.width, break_on_hyphens=False) or [""]
         return lines
@@ -231,8 +242,10 @@ def match_action(text: str, legal: list[Action]) -> Action | None:
     return candidates[0] if len(candidates) == 1 else None
 
 
-def _choices(legal: list[Action]) -> str:
-    return "1" if len(legal) == 1 else f"1-{len(legal)}"
+def _choices(legal: list[Action], locale: str = DEFAULT) -> str:
+    if len(legal) == 1:
+        return t("terminal.choices_one", locale)
+    return t("terminal.choices_range", locale, last=len(legal))
 
 
 class Quit(Exception):
@@ -261,8 +274,10 @@ class TerminalGame:
         chooser: Chooser | None = None,
         color: bool = False,
         width: int | None = None,
+        locale: str = DEFAULT,
     ) -> None:
         self.game = game
+        self.locale = locale
         self.players = players
         self.levels = list(levels)
         self.options = options
@@ -281,6 +296,10 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self.presenter.say(text)
 
+    def text(self, key: str, **params: Any) -> str:
+        """The catalog's text for ``key`` in this game's locale."""
+        return t(key, self.locale, **params)
+
     async def run(self) -> int:
         store = await Store.open(self.database)
         # The terminal paces computer players itself (and offers a "random" level), so the service doesn't.
@@ -290,13 +309,13 @@ class TerminalGame:
             try:
                 await self._setup()
             except TableError as error:
-                self.say(f"error: {error_text(error, 'en', self.game)}")
+                self.say(self.text("terminal.error", message=error_text(error, self.locale, self.game)))
                 return 2
             try:
                 await self._loop()
             except Quit:
                 self.say("")
-                self.say("You left the table; the game is not finished. Bye!")
+                self.say(self.text("terminal.quit"))
                 return 0
             self._result()
             return 0
@@ -307,15 +326,23 @@ class TerminalGame:
     async def _setup(self) -> None:
         assert self.service is not None
         human = Seat(HUMAN_ID, self.name)
-        self.table = await self.service.create(GUILD, CHANNEL, human, self.game, self.options)
-        computers = ", ".join(self.levels)
-        self.say(f"{t(f'game.{self.game}')}: {self.name} against {len(self.levels)} computer player(s) ({computers}).")
+        self.table = await self.service.create(GUILD, CHANNEL, human, self.game, self.options, locale=self.locale)
+        self.say(
+            self.text(
+                "terminal.intro",
+                game=t(f"game.{self.game}", self.locale),
+                name=self.name,
+                count=len(self.levels),
+                levels=", ".join(self.levels),
+            )
+        )
         changed = self.table.engine.options(self.table.options).changed()
         if changed:
-            self.say("Options: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
-        self.say("Type the number of a move (or the move itself), 'help' to list moves again, 'quit' to leave.")
+            self.say(self.text("terminal.options", options=", ".join(f"{k}={v}" for k, v in changed.items())))
+        self.say(self.text("terminal.instructions"))
         for i, level in enumerate(self.levels):
-            await self.service.add_computer(CHANNEL, HUMAN_ID, level, computer_name(level, i, self.levels))
+            name = computer_name(level, i, self.levels, self.locale)
+            await self.service.add_computer(CHANNEL, HUMAN_ID, level, name)
         await self.service.start_game(CHANNEL, HUMAN_ID)
 
     async def _loop(self) -> None:
@@ -331,7 +358,7 @@ class TerminalGame:
                 continue
             if not watching and not self._human_in_game(table):
                 watching = True
-                self.say("You are out of the game; the computer players play on.")
+                self.say(self.text("terminal.watching"))
             for seat in movers:
                 if engine.outcome(table.state) is not None or seat not in engine.to_act(table.state):
                     continue
@@ -353,10 +380,11 @@ class TerminalGame:
     async def _human_turn(self, table: Table) -> None:
         assert self.service is not None
         legal = table.engine.legal_actions(table.state, 0)
+        choices = _choices(legal, self.locale)
         self._menu(legal)
         while True:
             try:
-                text = self.read(f"Your move [{_choices(legal)}] > ")
+                text = self.read(self.text("terminal.prompt", choices=choices))
             except (EOFError, KeyboardInterrupt):  # Ctrl-D / Ctrl-C at the prompt: leave cleanly
                 raise Quit from None
             text = (text or "").strip()
@@ -364,7 +392,7 @@ class TerminalGame:
             if lowered in QUIT_WORDS:
                 raise Quit
             if not text:
-                self.say(f"Type a number ({_choices(legal)}) or a move such as {legal[0]}; 'quit' leaves.")
+                self.say(self.text("terminal.empty_answer", choices=choices, example=legal[0]))
                 continue
             if lowered in HELP_WORDS:
                 self._menu(legal)
@@ -374,24 +402,24 @@ class TerminalGame:
                 continue
             action = match_action(text, legal)
             if action is None and text.isdigit():
-                self.say(f"✗ There is no move {text}: choose {_choices(legal)}, or type a move.")
+                self.say(self.text("terminal.no_such_number", number=text, choices=choices))
                 continue
             try:
                 await self.service.act(CHANNEL, HUMAN_ID, action or Action.parse(text))
                 return
-            except IllegalMove as error:
-                self.say(f"✗ {error_text(error, table.locale, table.game)}")
-            except TableError as error:
-                self.say(f"✗ {error_text(error, table.locale, table.game)}")
+            except (IllegalMove, TableError) as error:
+                self.say(self.text("terminal.rejected", reason=error_text(error, table.locale, table.game)))
             except (ValueError, TypeError):
-                self.say(f"✗ {text!r} is not a move.")
+                self.say(self.text("terminal.not_a_move", text=repr(text)))
             if len(legal) <= MENU_REPEAT:
-                self.say(f"  Your moves: {', '.join(a.encode() for a in legal)} (or their numbers {_choices(legal)}).")
+                moves = ", ".join(a.encode() for a in legal)
+                self.say(self.text("terminal.moves_hint", moves=moves, choices=choices))
             else:
-                self.say(f"  Type a number {_choices(legal)}, a move such as {legal[0]}, or 'help' to list them again.")
+                self.say(self.text("terminal.moves_hint_long", choices=choices, example=legal[0]))
 
     def _menu(self, legal: list[Action]) -> None:
-        self.say(f"Your move — {len(legal)} choice{'s' if len(legal) != 1 else ''}:")
+        key = "terminal.menu_one" if len(legal) == 1 else "terminal.menu_other"
+        self.say(self.text(key, count=len(legal)))
         for line in action_menu(legal, self.presenter.width):
             self.write(line)
 
@@ -405,7 +433,7 @@ class TerminalGame:
             await asyncio.sleep(self.pause)
         action = computer_move(table.game, view, level, self.rng, legal, self.chooser)
         if action not in legal:  # a computer player's bug must not end the person's game
-            self.say(f"(🤖 {user.name} chose {action}, which is not legal; it plays a random legal move instead)")
+            self.say(self.text("terminal.computer_illegal", name=user.name, action=action))
             action = self.rng.choice(legal)
         await self.service.act(CHANNEL, user.id, action)
 
@@ -418,28 +446,30 @@ class TerminalGame:
         place, parts = 1, []
         for group in outcome.ranking:
             for seat in group:
-                parts.append(f"{place}. {names[seat]} ({outcome.scores[seat]})")
+                parts.append(
+                    self.text("terminal.result_entry", place=place, name=names[seat], score=outcome.scores[seat])
+                )
             place += len(group)
-        self.say("🏁 Result: " + " · ".join(parts))
+        self.say(self.text("terminal.result", ranking=" · ".join(parts)))
         winners = outcome.winners
         if 0 in winners:
-            self.say("🏆 You win!" if len(winners) == 1 else "🤝 You share first place!")
+            self.say(self.text("terminal.win" if len(winners) == 1 else "terminal.shared_win"))
         else:
-            self.say("You lost this one. Another game?")
+            self.say(self.text("terminal.lost"))
 
 
 # --------------------------------------------------------------------------------------------
 # Entry points
 
 
-def computer_name(level: str, index: int, levels: Sequence[str] = ()) -> str:
+def computer_name(level: str, index: int, levels: Sequence[str] = (), locale: str = DEFAULT) -> str:
     """``bot.ai.bot_name`` (a tavern regular of that level, distinct per level), else ``Bot N``."""
     try:
         from bot.ai import bot_name
 
         return bot_name(level, list(levels[:index]).count(level))
     except (ImportError, ValueError, KeyError):
-        return f"Bot {index + 1} ({level})"
+        return t("terminal.bot_name", locale, number=index + 1, level=level)
 
 
 def _reader(source: InputFn | TextIO | None, write: OutputFn) -> InputFn:
@@ -476,14 +506,14 @@ def _writer(sink: OutputFn | TextIO | None) -> tuple[OutputFn, bool]:
     return write, color
 
 
-def resolve_levels(levels: str | Sequence[str], computers: int) -> list[str]:
+def resolve_levels(levels: str | Sequence[str], computers: int, locale: str = DEFAULT) -> list[str]:
     """One level for every computer player: ``"hard"``, or ``"easy,hard"`` with one per computer."""
     items = [x for x in (levels.split(",") if isinstance(levels, str) else levels) if x.strip()]
-    items = [check_level(x) for x in items] or ["normal"]
+    items = [check_level(x, locale) for x in items] or ["normal"]
     if len(items) == 1:
         return items * computers
     if len(items) != computers:
-        raise ValueError(f"give one level, or one per computer player ({computers}); got {len(items)}")
+        raise ValueError(t("terminal.level_count", locale, computers=computers, levels=len(items)))
     return items
 
 
@@ -502,41 +532,45 @@ async def play(
     chooser: Chooser | None = None,
     color: bool | None = None,
     width: int | None = None,
+    locale: str = DEFAULT,
 ) -> int:
     """Play ``game`` in a terminal: the person is seat 0, ``players - 1`` computer players the rest.
 
     Returns an exit status: 0 when the game ended or the person quit, 2 for bad arguments.
     ``input`` is a function like :func:`input` (raising ``EOFError`` at the end) or a text stream;
     ``output`` a function taking one line or a text stream. ``seed`` makes the dice and the
-    computer players' choices reproducible.
+    computer players' choices reproducible. ``locale`` (``en``, ``de``, ``de-DE``, ...) picks the
+    catalog for everything printed and is the table's locale; missing texts fall back to English.
     """
     write, auto_color = _writer(output)
     read = _reader(input, write)
+    locale = normalise(locale)
+
+    def error(message: object) -> int:
+        write(t("terminal.error", locale, message=message))
+        return 2
+
     game = game.strip().lower()
     if game not in available_games():
-        write(f"error: unknown game {game!r}: choose from {', '.join(available_games())}")
-        return 2
+        return error(t("terminal.unknown_game", locale, game=repr(game), games=", ".join(available_games())))
     engine = get_engine(game)
     try:
         fewest, most = engine.player_range(engine.options(options or {}))
-    except (ValueError, TypeError) as error:
-        write(f"error: invalid option {error}")
-        return 2
+    except (ValueError, TypeError) as problem:
+        return error(t("terminal.invalid_option", locale, error=problem))
     players = players or max(2, fewest)
     if not fewest <= players <= most:
-        write(f"error: {t(f'game.{game}')} takes {fewest}-{most} players with these options; got {players}")
-        return 2
+        name = t(f"game.{game}", locale)
+        return error(t("terminal.player_count", locale, game=name, fewest=fewest, most=most, players=players))
     try:
-        levels = resolve_levels(level, players - 1)
-    except ValueError as error:
-        write(f"error: {error}")
-        return 2
+        levels = resolve_levels(level, players - 1, locale)
+    except ValueError as problem:
+        return error(problem)
     if chooser is None and any(lv != "random" for lv in levels):
         try:
-            chooser = default_chooser(game)
-        except RuntimeError as error:
-            write(f"error: {error}")
-            return 2
+            chooser = default_chooser(game, locale)
+        except RuntimeError as problem:
+            return error(problem)
     dice: DiceSource = SecureDice() if seed is None else SeededDice(f"{seed}:dice")
     rng = random.Random() if seed is None else random.Random(f"{seed}:ai")
     session = TerminalGame(
@@ -554,6 +588,7 @@ async def play(
         chooser=chooser,
         color=auto_color if color is None else color,
         width=width,
+        locale=locale,
     )
     return await session.run()
 
@@ -586,6 +621,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help=f"seconds before each computer move (default {DEFAULT_PAUSE})",
     )
     parser.add_argument("--name", default=DEFAULT_NAME, help=f"your name at the table (default {DEFAULT_NAME})")
+    parser.add_argument(
+        "--locale",
+        default=DEFAULT,
+        help=f"the language of the table and of everything printed, e.g. de (default {DEFAULT}; "
+        "texts not yet translated are shown in English)",
+    )
     parser.set_defaults(handler=main_from_args)
     return parser
 
@@ -603,6 +644,7 @@ def main_from_args(
         output=output,
         pause=max(0.0, args.pause),
         name=args.name,
+        locale=args.locale,
     )
     # Not asyncio.run: its SIGINT handler would swallow the first Ctrl-C while input() blocks.
     loop = asyncio.new_event_loop()
@@ -615,7 +657,7 @@ def main_from_args(
             loop.run_until_complete(task)
         except BaseException:  # noqa: BLE001 - the cancellation we asked for
             pass
-        print("\nInterrupted. Bye!", file=sys.stderr)
+        print("\n" + t("terminal.interrupted", args.locale), file=sys.stderr)
         return 130
     except BrokenPipeError:  # the output went to a pager or `head` that has closed
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
+from string import Formatter
 
 import pytest
 
 from bot import simulate
 from bot.games import Outcome, available_games, get_engine
+from bot.i18n import catalog, t
 from bot.simulate import ProgressBar, credit, format_report, run_simulation, wilson
 
 GAMES = available_games()
@@ -154,3 +157,26 @@ def test_command_line_errors():
         parser.parse_args(["pig", "-p", "easy,godlike"])
     with pytest.raises(SystemExit):
         parser.parse_args(["pig"])  # --players is required
+
+
+def test_every_simulate_key_is_in_the_english_catalog():
+    source = Path(simulate.__file__).read_text(encoding="utf-8")
+    assert not re.findall(r"\bf[\"'](?:terminal|simulate)\.", source), "catalog keys must be literals"
+    used = {m[1] for m in re.finditer(r"[\"']((?:terminal|simulate)\.\w+)[\"']", source)}
+    english = catalog("en")
+    assert used and all(key.startswith("simulate.") for key in used)
+    assert sorted(key for key in used if key not in english) == []
+    defined = {key for key in english if key.startswith("simulate.")}
+    assert sorted(defined - used) == []  # and no catalog text that nothing prints
+
+
+def test_german_report_falls_back_to_english():
+    german, english = catalog("de"), catalog("en")
+    missing = [key for key in english if key.startswith("simulate.") and key not in german]
+    assert missing
+    for key in missing:
+        params = {field: 0.5 for _, field, _, _ in Formatter().parse(english[key]) if field}
+        assert t(key, "de", **params) == t(key, "en", **params), key
+    result = simulate.SimResult("pig", ("easy", "hard"), {}, 1, games=2, wins=[2.0, 0.0])
+    result.actions, result.units, result.unit = [10, 20], [3, 5], "turns"
+    assert "mean length: 15.0 actions (min 10, max 20), 4.0 turns" in format_report(result, "de")

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
+from string import Formatter
 
 import pytest
 
+import bot.i18n
 import bot.render
 from bot import terminal
 from bot.games import Action, Event
+from bot.i18n import catalog, t
 from bot.tables import Seat, Table
 from bot.terminal import TerminalPresenter, action_menu, match_action, play, resolve_levels
 
@@ -228,9 +233,75 @@ def test_command_line_arguments():
     assert (args.game, args.players, args.level, args.seed) == ("pig", 3, "easy,hard", "4")
     assert args.option == [("target", "50"), ("dice", "2")]
     assert args.handler is terminal.main_from_args
+    assert args.locale == "en"
+    assert terminal.build_parser().parse_args(["pig", "--locale", "de"]).locale == "de"
     with pytest.raises(SystemExit):
         terminal.build_parser().parse_args(["pig", "--option", "target"])
     out = io.StringIO()
     args = terminal.build_parser().parse_args(["pig", "-o", "target=20", "--seed", "2", "--pause", "0"])
     assert terminal.main_from_args(args, input=Script(then="1"), output=out) == 0
     assert "🏁 Result: " in out.getvalue()
+
+
+# --------------------------------------------------------------------------------------------
+# The message catalog
+
+
+def catalog_keys(module) -> set[str]:
+    """Every ``terminal.*`` / ``simulate.*`` catalog key written as a string literal in ``module``."""
+    source = Path(module.__file__).read_text(encoding="utf-8")
+    assert not re.findall(r"\bf[\"'](?:terminal|simulate)\.", source), "catalog keys must be literals"
+    return {m[1] for m in re.finditer(r"[\"']((?:terminal|simulate)\.\w+)[\"']", source)}
+
+
+def test_every_terminal_key_is_in_the_english_catalog():
+    used = catalog_keys(terminal)
+    english = catalog("en")
+    assert used and all(key.startswith("terminal.") for key in used)
+    assert sorted(key for key in used if key not in english) == []
+    defined = {key for key in english if key.startswith("terminal.")}
+    assert sorted(defined - used) == []  # and no catalog text that nothing prints
+
+
+def test_german_falls_back_to_english_for_missing_terminal_texts():
+    german, english = catalog("de"), catalog("en")
+    assert german and "error.not_your_turn" in german  # the German catalog exists ...
+    assert t("error.not_your_turn", "de") != t("error.not_your_turn", "en")
+    missing = [key for key in english if key.startswith(("terminal.", "simulate.")) and key not in german]
+    assert missing  # ... but has no terminal texts yet: those come out in English
+    for key in missing:
+        params = {field: 0.5 for _, field, _, _ in Formatter().parse(english[key]) if field}
+        assert t(key, "de", **params) == t(key, "en", **params), key
+    assert t("terminal.prompt", "de-DE", choices="1-2") == "Your move [1-2] > "
+
+
+async def test_the_locale_reaches_the_table_and_english_fills_the_gaps(monkeypatch):
+    created: list[str] = []
+    real_create = terminal.TableService.create
+
+    async def create(self, *args, **kwargs):
+        table = await real_create(self, *args, **kwargs)
+        created.append(table.locale)
+        return table
+
+    monkeypatch.setattr(terminal.TableService, "create", create)
+    code, lines = await run("pig", Script(["quit"]), options={"target": "20"}, locale="de-DE")
+    assert code == 0 and created == ["de"]
+    assert "Pig: Ann against 1 computer player(s) (normal)." in lines  # no German text yet: English
+    assert lines[-1] == "You left the table; the game is not finished. Bye!"
+
+
+async def test_terminal_text_comes_from_the_locales_catalog(monkeypatch):
+    real_catalog = bot.i18n.catalog
+    german = {"terminal.prompt": "Dein Zug [{choices}] > ", "terminal.quit": "Du hast den Tisch verlassen. Tschüss!"}
+
+    def catalog_with_german(locale: str) -> dict[str, str]:
+        return {**real_catalog(locale), **german} if locale == "de" else real_catalog(locale)
+
+    monkeypatch.setattr(bot.i18n, "catalog", catalog_with_german)
+    script = Script(["quit"])
+    code, lines = await run("pig", script, options={"target": "20"}, locale="de")
+    assert code == 0
+    assert script.prompts == ["Dein Zug [1] > "]
+    assert lines[-1] == "Du hast den Tisch verlassen. Tschüss!"
+    assert "Your move — 1 choice:" in lines  # not translated here: English
