@@ -24,17 +24,17 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from importlib import import_module
 from typing import Any
 
+from bot.ai.common import LEVELS, legal_actions, normalise_level
 from bot.games.base import Action
 
 log = logging.getLogger(__name__)
 
-LEVELS = ("easy", "normal", "hard")
-ALIASES = {"medium": "normal", "expert": "hard"}
-
-#: game name -> the module with its ``choose(view, level, rng[, legal])``; imported on first use.
+#: game name -> the module with its ``choose(view, level, rng, legal)`` (made by
+#: :func:`bot.ai.common.make_choose`); imported on first use.
 PLAYER_MODULES = {
     "pig": "bot.ai.pig_player",
     "mia": "bot.ai.mia_player",
@@ -49,15 +49,6 @@ DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
     "normal": ("Barkeep Bram", "Steady Stella", "Honest Hal", "Canny Cora", "Tally Tom", "Fair Fenna"),
     "hard": ("Sly Silas", "Cardsharp Cass", "Old Odds Otto", "Shrewd Sabine", "Grim Greta", "Fox Felix"),
 }
-
-
-def normalise_level(level: str) -> str:
-    """``easy`` / ``normal`` / ``hard`` (aliases ``medium`` / ``expert``); ValueError otherwise."""
-    name = str(level).strip().lower()
-    name = ALIASES.get(name, name)
-    if name not in LEVELS:
-        raise ValueError(f"unknown computer level {level!r}; expected one of {', '.join(LEVELS)}")
-    return name
 
 
 def bot_name(level: str, index: int = 0) -> str:
@@ -81,37 +72,30 @@ def choose(
     level: str,
     rng: random.Random | None = None,
     legal: Sequence[Action] | None = None,
+    *,
+    strict: bool = False,
 ) -> Action:
     """The computer's move for the seat whose ``view`` this is; always a legal action.
 
     ``legal`` overrides ``view["legal"]`` (both are lists of the seat's legal actions; the view's
     are encoded strings). Raises ValueError for an unknown level or when there is no legal action.
+    Should a player pick an illegal action, that is logged and the first legal one played (a bug
+    in a player must not stall a table), unless ``strict`` (see :func:`decide`).
     """
-    action = decide(game, view, level, rng, legal)
-    allowed = list(legal) if legal is not None else [Action.parse(a) for a in view.get("legal") or ()]
-    if action not in allowed:  # a bug in a player must not stall a table (tests use ``decide``)
-        log.error("%s %s player chose %s, not a legal action; playing %s", game, level, action, allowed[:1])
-        if not allowed:
-            raise ValueError("the view offers no legal action: it is not this seat's turn")
+    level = normalise_level(level)
+    action = player_module(game).choose(view, level, rng, legal)
+    if strict:
+        return action
+    allowed = legal_actions(view, legal)  # not empty: the player raises ValueError then
+    if action not in allowed:
+        log.error("%s %s player chose %s, not a legal action; playing %s", game, level, action, allowed[0])
         return allowed[0]
     return action
 
 
-def decide(
-    game: str,
-    view: Mapping[str, Any],
-    level: str,
-    rng: random.Random | None = None,
-    legal: Sequence[Action] | None = None,
-) -> Action:
-    """:func:`choose` without the safety net: exactly what the game's player returns."""
-    level = normalise_level(level)
-    module = player_module(game)
-    if game == "pig":
-        if legal is not None:
-            view = {**view, "legal": [a.encode() for a in legal]}
-        return module.choose(view, level, rng)
-    return module.choose(view, level, rng, legal)
+#: ``decide(game, view, level, rng=None, legal=None)``: :func:`choose` without the safety net,
+#: exactly what the game's player returns (tests and :func:`play_game` use it).
+decide = partial(choose, strict=True)
 
 
 def play_game(

@@ -39,11 +39,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from bot.ai.common import make_choose
 from bot.games.base import Action
 from bot.games.liars_dice import CHALLENGE, bid_rank
-
-LEVELS = ("easy", "normal", "hard")
-ALIASES = {"medium": "normal", "expert": "hard"}
 
 # Tuned by simulation (see the module docstring).
 READ_WEIGHT = 2.0  # hard: how strongly a bid on f suggests the bidder holds f's
@@ -55,18 +53,6 @@ HARD_BLUFF = 0.15  # hard: chance to bluff on a face it does not hold
 HARD_BLUFF_COST = 0.15  # hard: a bluff may be this much worse than the best raise
 EASY_RANDOM = 0.5  # easy: chance of a random small raise
 EASY_THRESHOLD = (0.2, 0.7)  # easy: the range of its challenge threshold
-
-
-def normalise_level(level: str) -> str:
-    name = ALIASES.get(level.lower(), level.lower())
-    if name not in LEVELS:
-        raise ValueError(f"unknown Liar's Dice level {level!r}; expected one of {', '.join(LEVELS)}")
-    return name
-
-
-def _legal(view: Mapping[str, Any], legal: Sequence[Action | str] | None) -> list[Action]:
-    items = view.get("legal") or () if legal is None else legal
-    return [a if isinstance(a, Action) else Action.parse(a) for a in items]
 
 
 @lru_cache(maxsize=4096)
@@ -167,19 +153,8 @@ def _bids(actions: list[Action]) -> list[tuple[int, int]]:
     return [(int(a.args[0]), int(a.args[1])) for a in actions if a.name == "bid" and len(a.args) == 2]
 
 
-def choose(
-    view: Mapping[str, Any],
-    level: str = "normal",
-    rng: Any = None,
-    legal: Sequence[Action | str] | None = None,
-) -> Action:
-    """The computer's action for its own seat's ``view``; always one of the legal actions."""
-    level = normalise_level(level)
-    actions = _legal(view, legal)
-    if not actions:
-        raise ValueError("the view offers no legal action: it is not this seat's turn")
-    if len(actions) == 1:
-        return actions[0]
+def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+    """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
     table = _Table(view)
     raises = _bids(actions)
     can_challenge = CHALLENGE in actions
@@ -229,3 +204,6 @@ def _hard(table: _Table, raises: list[tuple[int, int]], can_challenge: bool, rng
         if bluffs:
             pick = max(bluffs, key=lambda b: (round(value[b], 9), bid_rank(table.rule, *b)))
     return Action("bid", pick)
+
+
+choose = make_choose(_decide, "Liar's Dice")

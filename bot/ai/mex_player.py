@@ -29,30 +29,16 @@ not matter: ``normal`` and ``hard`` pick ``mex``, ``easy`` picks at random.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
+from bot.ai.common import make_choose
 from bot.games.base import Action
 from bot.games.mex import END_ROUND, MEX, STAND, THROW, mex_value, penalty
 
-LEVELS = ("easy", "normal", "hard")
-ALIASES = {"medium": "normal", "expert": "hard"}
-
 EASY_STAND = (54, 61, 63, 65, 100)  # easy stands at or above one of these, drawn each decision
 NORMAL_FIRST_STAND = {2: 100, 1: 61}  # normal as the first player: stand at/above this with n throws left
-
-
-def normalise_level(level: str) -> str:
-    name = ALIASES.get(level.lower(), level.lower())
-    if name not in LEVELS:
-        raise ValueError(f"unknown Mex level {level!r}; expected one of {', '.join(LEVELS)}")
-    return name
-
-
-def _legal(view: Mapping[str, Any], legal: Sequence[Action | str] | None) -> list[Action]:
-    items = view.get("legal") or () if legal is None else legal
-    return [a if isinstance(a, Action) else Action.parse(a) for a in items]
 
 
 # --- throw probabilities -------------------------------------------------------------------
@@ -180,19 +166,8 @@ def _best_hard(rd: _Round, actions: list[Action]) -> Action:
     return min(choices, key=lambda c: (round(c[0], 12), c[1]))[2]
 
 
-def choose(
-    view: Mapping[str, Any],
-    level: str = "normal",
-    rng: Any = None,
-    legal: Sequence[Action | str] | None = None,
-) -> Action:
-    """The computer's action for its own seat's ``view``; always one of the legal actions."""
-    level = normalise_level(level)
-    actions = _legal(view, legal)
-    if not actions:
-        raise ValueError("the view offers no legal action: it is not this seat's turn")
-    if len(actions) == 1:
-        return actions[0]
+def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+    """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
     modes = [a for a in actions if a.name == "choose"]
     if modes:
         if level == "easy" and rng is not None:
@@ -218,3 +193,6 @@ def choose(
     if want in actions:
         return want
     return STAND if STAND in actions else actions[0]
+
+
+choose = make_choose(_decide, "Mex")

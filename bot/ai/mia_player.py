@@ -36,9 +36,10 @@ particular opponent's bluff rate (that would need the engine to expose the round
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
+from bot.ai.common import make_choose
 from bot.games.base import Action
 from bot.games.mia import (
     AWAIT_CLAIM,
@@ -55,9 +56,6 @@ from bot.games.mia import (
     value_of,
 )
 
-LEVELS = ("easy", "normal", "hard")
-ALIASES = {"medium": "normal", "expert": "hard"}
-
 #: P(a fresh roll = v) for each of the 21 values (1/18 for Mia and non-doubles, 1/36 for doubles).
 PROB = {v: (1 if v // 10 == v % 10 else 2) / 36 for v in ranked_values()}
 
@@ -72,18 +70,6 @@ HARD_MIA_REAL = 0.6  # hard: P(real Mia | Mia claimed); > 1/2, so it concedes at
 HARD_MIA_CHECK = 0.15  # hard still checks this often, so that bluffing it with Mia does not pay
 HARD_LIE_STEP = 0.1  # chance that hard lies one value above the minimum (not to be predictable)
 EASY_MIA_GIVE_UP = 1 / 3
-
-
-def normalise_level(level: str) -> str:
-    name = ALIASES.get(level.lower(), level.lower())
-    if name not in LEVELS:
-        raise ValueError(f"unknown Mia level {level!r}; expected one of {', '.join(LEVELS)}")
-    return name
-
-
-def _legal(view: Mapping[str, Any], legal: Sequence[Action | str] | None) -> list[Action]:
-    items = view.get("legal") or () if legal is None else legal
-    return [a if isinstance(a, Action) else Action.parse(a) for a in items]
 
 
 def _order(view: Mapping[str, Any]) -> str:
@@ -114,19 +100,8 @@ def truth_estimate(claim: int, level: str, order: str) -> float:
     return p_at_least(claim, order)
 
 
-def choose(
-    view: Mapping[str, Any],
-    level: str = "normal",
-    rng: Any = None,
-    legal: Sequence[Action | str] | None = None,
-) -> Action:
-    """The computer's action for its own seat's ``view``; always one of the legal actions."""
-    level = normalise_level(level)
-    actions = _legal(view, legal)
-    if not actions:
-        raise ValueError("the view offers no legal action: it is not this seat's turn")
-    if len(actions) == 1:
-        return actions[0]
+def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+    """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
     if PEEK in actions:
         return PEEK  # bots always look at their dice
     phase = view.get("phase")
@@ -220,3 +195,6 @@ def _announce(view: Mapping[str, Any], level: str, rng: Any, actions: list[Actio
     elif level == "easy":
         step = int(_random(rng) * 3)
     return Action("claim", (lies[min(step, len(lies) - 1)],))
+
+
+choose = make_choose(_decide, "Mia")

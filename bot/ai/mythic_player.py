@@ -36,28 +36,14 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from bot.ai.common import make_choose
 from bot.games.base import Action
 from bot.games.mythical_dice import FACES, FLAG, SPECIALS, bag_types
-
-LEVELS = ("easy", "normal", "hard")
-ALIASES = {"medium": "normal", "expert": "hard"}
 
 EASY_RANDOM_PLAY = 0.5
 HARD_READ = True
 BID_SCALE = 1.0  # scales each die's P(win) when bidding (tuned by simulation)
 CATEGORIES = ("minotaur", "griffin", "mermaid", FLAG, "1", "2", "3", "4", "5", "6", "7")
-
-
-def normalise_level(level: str) -> str:
-    name = ALIASES.get(level.lower(), level.lower())
-    if name not in LEVELS:
-        raise ValueError(f"unknown Mythical Dice level {level!r}; expected one of {', '.join(LEVELS)}")
-    return name
-
-
-def _legal(view: Mapping[str, Any], legal: Sequence[Action | str] | None) -> list[Action]:
-    items = view.get("legal") or () if legal is None else legal
-    return [a if isinstance(a, Action) else Action.parse(a) for a in items]
 
 
 # --- P(win) ----------------------------------------------------------------------------------
@@ -259,19 +245,8 @@ class _Table:
         return sum(p_face_wins_now(face, known, afters, self.nobody) for face in FACES[kind]) / 6
 
 
-def choose(
-    view: Mapping[str, Any],
-    level: str = "normal",
-    rng: Any = None,
-    legal: Sequence[Action | str] | None = None,
-) -> Action:
-    """The computer's action for its own seat's ``view``; always one of the legal actions."""
-    level = normalise_level(level)
-    actions = _legal(view, legal)
-    if not actions:
-        raise ValueError("the view offers no legal action: it is not this seat's turn")
-    if len(actions) == 1:
-        return actions[0]
+def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+    """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
     table = _Table(view)
     if all(a.name == "bid" for a in actions):
         return _bid(table, level, rng, actions)
@@ -323,3 +298,6 @@ def _play_hard(table: _Table, plays: list[Action]) -> Action:
             best = key
     assert best is not None
     return best[2]
+
+
+choose = make_choose(_decide, "Mythical Dice")

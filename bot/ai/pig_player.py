@@ -1,8 +1,9 @@
 """Computer players for Pig and Big Pig (rules/pig.md): a seat's view in, an action out.
 
-``choose(view, level, rng)`` looks only at ``view`` (the engine's ``view(state, seat)`` for the
-computer's own seat: ``you``, ``scores``, ``active``, ``turn_total``, ``options``, ``legal``) and
-returns one of the actions in ``view["legal"]``. It never sees the engine state or the dice.
+``choose(view, level, rng, legal=None)`` looks only at ``view`` (the engine's ``view(state, seat)``
+for the computer's own seat: ``you``, ``scores``, ``active``, ``turn_total``, ``options``,
+``legal``) and returns one of the legal actions (``legal`` when given, else ``view["legal"]``).
+It never sees the engine state or the dice.
 
 Levels (rules/pig.md, "Bot recommendations"):
 
@@ -44,14 +45,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.ai.common import LEVELS as LEVELS
+from bot.ai.common import make_choose, normalise_level
 from bot.ai.pig_solver import PigPolicy, PigRules, PolicyFormatError, load_shipped
 from bot.games.base import Action
 from bot.games.pig import HOLD, ROLL
 
 log = logging.getLogger(__name__)
 
-LEVELS = ("easy", "normal", "hard")
-ALIASES = {"medium": "normal", "expert": "hard"}
 EASY_HOLD = {1: (12, 15), 2: (15, 19)}
 NORMAL_HOLD = {1: 20, 2: 25}
 BIG_PIG_FALLBACK_HOLD = 32  # best hold-at-n vs optimal for Big Pig (rules/pig.md)
@@ -155,13 +156,6 @@ def clear_memory_cache() -> None:
 # Decisions
 
 
-def normalise_level(level: str) -> str:
-    name = ALIASES.get(level.lower(), level.lower())
-    if name not in LEVELS:
-        raise ValueError(f"unknown Pig level {level!r}; expected one of {', '.join(LEVELS)}")
-    return name
-
-
 def _round_half_up(x: float) -> int:
     return math.floor(x + 0.5)
 
@@ -179,7 +173,7 @@ def fallback_holds(rules: PigRules, i: int, j: int, k: int) -> bool:
 
 def wants_hold(view: Mapping[str, Any], level: str, rng: RandomLike | None = None) -> bool:
     """True to hold, False to roll, judged from ``view`` alone (for the seat ``view["you"]``)."""
-    level = normalise_level(level)
+    level = normalise_level(level, "Pig")
     options = view.get("options") or {}
     rules = PigRules.from_options(options)
     me = view["you"]
@@ -206,20 +200,17 @@ def wants_hold(view: Mapping[str, Any], level: str, rng: RandomLike | None = Non
     return not policy.rolls(min(i, t - 1), min(j, t - 1), k)
 
 
-def choose(view: Mapping[str, Any], level: str = "normal", rng: RandomLike | None = None) -> Action:
-    """The computer's action for its own seat's ``view``; always one of ``view["legal"]``.
+def _decide(view: Mapping[str, Any], level: str, rng: RandomLike | None, legal: list[Action]) -> Action:
+    """Hold or roll, among two or more legal actions; :func:`choose` (the shared prelude) calls this.
 
-    ``level``: ``easy`` / ``normal`` / ``hard`` (see the module docstring). ``rng`` (e.g. a
-    ``random.Random``) is used only by ``easy``, and only when there is a real choice.
-    Raises ValueError when the view offers no legal action (not this seat's turn).
+    ``rng`` (e.g. a ``random.Random``) is used only by ``easy``, and only when there is a real choice.
     """
-    legal = [a if isinstance(a, Action) else Action.parse(a) for a in view.get("legal") or ()]
-    if not legal:
-        raise ValueError("the view offers no legal action: it is not this seat's turn")
-    normalise_level(level)
-    if len(legal) == 1:
-        return legal[0]
     want = HOLD if wants_hold(view, level, rng) else ROLL
     if want in legal:
         return want
     return ROLL if ROLL in legal else legal[0]
+
+
+#: ``choose(view, level="normal", rng=None, legal=None)``: the action for the seat's ``view``, one of
+#: ``legal`` (default ``view["legal"]``); ValueError for an unknown level or no legal action.
+choose = make_choose(_decide, "Pig")

@@ -255,6 +255,13 @@ class Mex(Engine[MexState, MexOptions]):
     # --- moves ---------------------------------------------------------------------------------
 
     def apply(self, state: MexState, player: int, action: Action, dice: DiceSource) -> tuple[MexState, list[Event]]:
+        tb = state.round.tiebreak
+        choosing = state.winner is None and tb is not None and tb.mode is None
+        if choosing and action.name == "choose" and player != tb.chooser and 0 <= player < len(state.lives):
+            # MX-T2: another player asks to pick the counting; name who picks rather than just "not your turn".
+            raise IllegalMove(
+                "not_chooser", "Only the last tied player picks how the extra round is counted.", chooser=tb.chooser
+            )
         self.check_turn(state, player)
         refusal = self._refusal(state, player, action)
         if refusal is not None:

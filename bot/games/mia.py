@@ -440,6 +440,7 @@ class Mia(Engine[MiaState, MiaOptions]):
             "holder": None if s.phase == GAME_OVER else s.holder,
             "claim": s.claim,
             "claimant": s.claimant,
+            "claims": s.claims,  # public: announcements this round (1: the holder is the first receiver)
             "roller": s.roller,
             "looked": s.looked,
             "blind_streak": s.blind_streak,

@@ -69,16 +69,22 @@ def event_text(game: str, kind: str, data: dict[str, Any], names: list[str], loc
     return None
 
 
-def error_text(error: Exception, locale: str, game: str | None = None) -> str:
+def error_text(error: Exception, locale: str, game: str | None = None, names: list[str] | None = None) -> str:
+    """A refusal's text. With the table's seat ``names``, seat numbers in the params (``chooser``, ``player``, …)
+    read as bold names, as in the log; without them they stay as the engine gave them."""
     if isinstance(error, TableError):
         params = dict(error.params)
         if "game" in params:
             params["game_name"] = t(f"game.{params['game']}", locale)
         return t(f"error.{error.code}", locale, **params)
     if isinstance(error, IllegalMove):
+        params = dict(error.params)
+        if names is not None:
+            seats = {k: v for k, v in params.items() if k in SEAT_KEYS}
+            params.update(fill(seats, names))
         for key in (f"{game}.error.{error.code}", f"error.{error.code}"):
             if game and has(key, locale):
-                return t(key, locale, **error.params)
+                return t(key, locale, **params)
         return error.message  # the engine's own English message names the rule
     raise TypeError(error)
 

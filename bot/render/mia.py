@@ -68,12 +68,16 @@ PEEK_BUTTON = Control("mia.peek_button", "peek", "secondary")
 
 
 def public_blind_values(view: dict[str, Any]) -> list[int]:
-    """The blind-pass values anyone can see are legal (``blind_pass=any``), respecting the loop guard.
+    """The blind-pass values anyone can see are legal, respecting the loop guard.
 
-    With ``first_receiver`` the public view cannot tell whether the holder is the round's first receiver
-    (it has no announcement count), so that menu is offered only in the holder's private view.
+    With ``blind_pass=any`` every receiver may pass blind; with ``first_receiver`` only the round's first
+    receiver, which the public announcement count tells (``view["claims"] == 1``). The holder's private view
+    offers the same menu from its own legal moves.
     """
-    if view["options"]["blind_pass"] != "any" or view["phase"] != AWAIT_RESPONSE:
+    mode = view["options"]["blind_pass"]
+    if view["phase"] != AWAIT_RESPONSE or mode == "off":
+        return []
+    if mode == "first_receiver" and view.get("claims") != 1:
         return []
     values = values_above(view["claim"], view["options"]["doubles_order"], equal=True)
     if view["blind_streak"] >= sum(view["alive"]) - 1 and view["claim"] in values:

@@ -10,7 +10,7 @@ import discord
 
 from bot.games import IllegalMove
 from bot.i18n import normalise
-from bot.render import error_text
+from bot.render import error_text, seat_names
 from bot.tables import TableError
 
 T = TypeVar("T")
@@ -29,7 +29,9 @@ async def send_ephemeral(interaction: discord.Interaction, content: str | None =
 
 
 async def refuse(interaction: discord.Interaction, error: Exception, game: str | None = None) -> None:
-    await send_ephemeral(interaction, "⚠️ " + error_text(error, locale_of(interaction), game))
+    table = interaction.client.tables.by_channel.get(interaction.channel_id)  # type: ignore[attr-defined]
+    names = seat_names(table) if table is not None else None  # seats in an error read as names
+    await send_ephemeral(interaction, "⚠️ " + error_text(error, locale_of(interaction), game, names))
 
 
 async def within_deadline(interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = True) -> T:

@@ -341,19 +341,23 @@ async def test_every_lobby_option_and_a_blind_pass_on_the_table_message(world: W
     world.fake.assert_no_problems()
 
 
-async def test_a_first_receiver_blind_pass_is_offered_in_my_dice(world: World):
+async def test_a_first_receiver_blind_pass_is_offered_on_the_table_and_in_my_dice(world: World):
     async with world.bot(ScriptedDice([5, 3], samples=[[0]])) as bot:
         board = await open_table(world, blind_pass="first_receiver")
         table = bot.tables.table(world.channel.id)
         assert (await world.slash(world.alice, "mia", "claim", value=53)).ephemeral
-        await world.fake.wait_for(lambda: "▶️ **bob**: believe & roll, or call Liar!" in board.text)
-        assert not any(c.endswith(":blind") for c in board.custom_ids())  # the channel can't tell who may
+        # One announcement so far (public): bob is the first receiver, so the table message offers the menu too.
+        await world.fake.wait_for(lambda: "▶️ **bob**: believe & roll, call Liar!, or pass on blind" in board.text)
+        assert select_options(board, "blind") == [f"blind_pass:{v}" for v in values_above(53, equal=True)]
         me = await world.click(world.bob, board, "me")
         private = me.expect_message()
         assert [c.rsplit(":", 1)[1] for c in private.custom_ids()] == ["roll", "challenge", "blind"]
         assert select_options(private, "blind") == [f"blind_pass:{v}" for v in values_above(53, equal=True)]
         reply = await choose(world, world.bob, private, "blind_pass:53", menu="blind")
         assert reply.ephemeral and "🙈 **bob** passes the cup on blind, announcing **53**" in reply.text
+        # Carol is the second receiver: no blind menu on the table message any more, nor in her own view.
+        await world.fake.wait_for(lambda: "▶️ **carol**: believe & roll, or call Liar!" in board.text)
+        assert not any(c.endswith(":blind") for c in board.custom_ids())
         me = await world.click(world.carol, board, "me")
         assert [c.rsplit(":", 1)[1] for c in me.expect_message().custom_ids()] == ["roll", "challenge"]
         before = (table.engine.dumps(table.state), table.version)

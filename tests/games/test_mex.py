@@ -10,6 +10,7 @@ from bot.games.base import Action, InvalidOptions, act
 from bot.games.dice import ScriptedDice, SeededDice
 from bot.games.mex import END_ROUND, MEX, STAND, THROW, MexOptions, mex_value, penalty, pips_value
 from bot.games.mex import ENGINE as MEX_ENGINE
+from bot.render import error_text
 from tests.games.playout import assert_unchanged_on_illegal
 
 A, B, C, D = range(4)
@@ -369,12 +370,32 @@ def test_extra_round_codes_MX_T2_MX_T3():
     state, _ = play(start(3), "A 41", "A stand", "B 41", "B stand", "C 300")
     assert assert_unchanged_on_illegal(MEX_ENGINE, state, B, THROW).code == "must_choose_mode"
     assert assert_unchanged_on_illegal(MEX_ENGINE, state, B, act("choose", "dice")).code == "bad_mode"
-    assert assert_unchanged_on_illegal(MEX_ENGINE, state, A, act("choose", "mex")).code == "not_your_turn"
+    assert assert_unchanged_on_illegal(MEX_ENGINE, state, A, act("choose", "mex")).code == "not_chooser"
     state, _ = play(state, "B choose:mex")
     assert MEX_ENGINE.legal_actions(state, A) == [THROW]
     for action in (STAND, END_ROUND, act("hold", 1)):
         assert assert_unchanged_on_illegal(MEX_ENGINE, state, A, action).code == "extra_round_throw_only"
     assert assert_unchanged_on_illegal(MEX_ENGINE, state, A, act("choose", "pips")).code == "not_choosing"
+
+
+def test_another_player_choosing_learns_who_picks_MX_T2():
+    state, _ = play(start(3), "A 41", "A stand", "B 41", "B stand", "C 300")  # A and B tie; B threw last
+    for seat in (A, C):  # a tied player and one outside the extra round
+        for action in (act("choose", "mex"), act("choose", "pips"), act("choose", "dice")):
+            error = assert_unchanged_on_illegal(MEX_ENGINE, state, seat, action)
+            assert (error.code, error.params) == ("not_chooser", {"chooser": B})
+    assert assert_unchanged_on_illegal(MEX_ENGINE, state, A, THROW).code == "not_your_turn"  # only choose:* is named
+    state, _ = play(state, "B choose:pips")
+    assert assert_unchanged_on_illegal(MEX_ENGINE, state, C, act("choose", "mex")).code == "not_your_turn"
+
+
+def test_the_not_chooser_refusal_reads_with_names():
+    state, _ = play(start(3), "A 41", "A stand", "B 41", "B stand", "C 300")
+    error = assert_unchanged_on_illegal(MEX_ENGINE, state, A, act("choose", "mex"))
+    named = error_text(error, "en", "mex", ["alice", "bob", "carol"])
+    assert named == "Only **bob**, the last tied player, picks how the extra round is counted."
+    assert error_text(error, "en", "mex") == "Only 1, the last tied player, picks how the extra round is counted."
+    assert error.params == {"chooser": B}  # the names are drawn into a copy
 
 
 def test_choose_outside_an_extra_round_is_refused():

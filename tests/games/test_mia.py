@@ -28,7 +28,9 @@ from bot.games.mia import (
     values_above,
 )
 from bot.games.mia import ENGINE as MIA_ENGINE
-from tests.games.playout import assert_unchanged_on_illegal
+from bot.render import Menu
+from bot.render import mia as render
+from tests.games.playout import assert_unchanged_on_illegal, random_playout
 
 A, B, C, D = 0, 1, 2, 3
 NEXT_ROUND = (3, 2)  # dice for the round that starts after a resolution (value 32, never interesting)
@@ -312,6 +314,33 @@ def test_blind_pass_first_receiver_only():
     # B is relieved only of responsibility for 43, the dice are A's: 43 >= 43, so C's challenge fails.
     state, events = play(state, (C, "challenge"), faces=NEXT_ROUND)
     assert lost(events) == {C: 1}
+
+
+def test_the_claim_count_is_public_and_puts_the_first_receiver_blind_menu_on_the_table():
+    state = start((4, 3), blind_pass="first_receiver")
+    assert all(MIA_ENGINE.view(state, seat)["claims"] == 0 for seat in (A, B, C, D, None))
+    state, _ = play(state, (A, "claim:43"))
+    assert all(MIA_ENGINE.view(state, seat)["claims"] == 1 for seat in (A, B, C, D, None))
+    menus = [c for c in render.controls(MIA_ENGINE.view(state, None)) if isinstance(c, Menu)]
+    assert [m.name for m in menus] == ["blind"]
+    assert [a for _, a in menus[0].options] == [f"blind_pass:{v}" for v in values_above(43, equal=True)]
+    state, _ = play(state, (B, "blind_pass:43"))
+    assert MIA_ENGINE.view(state, None)["claims"] == 2
+    assert not any(isinstance(c, Menu) for c in render.controls(MIA_ENGINE.view(state, None)))
+
+
+@pytest.mark.parametrize("mode", ["off", "first_receiver", "any"])
+def test_the_table_blind_menu_is_exactly_the_holders_legal_blind_passes(mode):
+    def check(state, player, action, new, events):
+        for s in (state, new):
+            if s.phase == GAME_OVER:
+                continue
+            legal = [f"blind_pass:{a.args[0]}" for a in MIA_ENGINE.legal_actions(s, s.holder) if a.name == "blind_pass"]
+            menus = [c for c in render.controls(MIA_ENGINE.view(s, None)) if isinstance(c, Menu) and c.name == "blind"]
+            assert [a for m in menus for _, a in m.options] == legal
+
+    for seed in range(6):
+        random_playout(MIA_ENGINE, 2 + seed % 3, MiaOptions(blind_pass=mode, lives=2), seed, check, deep=False)
 
 
 def test_blind_pass_not_allowed_on_mia_M5():
