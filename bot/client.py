@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import pkgutil
 from pathlib import Path
@@ -55,6 +56,7 @@ class DiceTavern(commands.Bot):
         self.tables = TableService(self.store, self.dice, bot_delay=self.bot_delay)
         restored = await self.tables.start()
         log.info("restored %d open tables", len(restored))
+        gc.freeze()  # what start-up loaded lives for the whole run: keep it out of every GC pass
         await self.tree.set_translator(CatalogTranslator())
         self.tree.on_error = self.on_app_command_error
         for extension in extensions():

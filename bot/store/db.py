@@ -36,8 +36,8 @@ class Store:
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
         self.path = path
-        self._pending: list[list[Statement]] = []  # the next transaction's writes, in arrival order
-        self._batch: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        # The next transaction's writes, in arrival order, each with the future its writer awaits.
+        self._pending: list[tuple[list[Statement], asyncio.Future[list[int | None]]]] = []
         self._wake = asyncio.Event()
         self._busy = False
         self._writer: asyncio.Task[None] | None = None
@@ -84,31 +84,25 @@ class Store:
         """Commit ``statements`` atomically (with whatever else is pending); returns each lastrowid."""
         if self._writer is None:
             raise RuntimeError("store is closed")
-        if not self._pending:
-            self._batch = asyncio.get_running_loop().create_future()
-            self._wake.set()
-        batch = self._batch
-        index = len(self._pending)
-        self._pending.append(list(statements))
-        results = await asyncio.shield(batch)  # one future per batch, not per write
-        result = results[index]
-        if isinstance(result, Exception):
-            raise result
-        return result
+        future: asyncio.Future[list[int | None]] = asyncio.get_running_loop().create_future()
+        self._pending.append((list(statements), future))
+        self._wake.set()
+        return await future
 
     async def _write_loop(self) -> None:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            batch, future = self._pending, self._batch
-            self._pending = []  # writes from now on gather for the next transaction
+            batch, self._pending = self._pending, []  # writes from now on gather for the next transaction
+            if not batch:
+                continue
             self._busy = True
             try:
-                results: list[Any] = await self._conn._execute(_commit_batch, self._conn._conn, batch)
+                results: list[Any] = await self._conn._execute(_commit_batch, self._conn._conn, [s for s, _ in batch])
             except Exception:  # one bad statement must not fail the others' writes
                 log.exception("group commit failed; retrying one by one")
                 results = []
-                for statements in batch:
+                for statements, _ in batch:
                     try:
                         results.append((await self._conn._execute(_commit_batch, self._conn._conn, [statements]))[0])
                     except Exception as single:  # noqa: BLE001
@@ -116,8 +110,13 @@ class Store:
             finally:
                 self._busy = False
             self.batches += 1
-            if not future.done():
-                future.set_result(results)
+            for (_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, Exception):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
 
     # -- reads --------------------------------------------------------------------------------
 
