@@ -7,11 +7,8 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.games import IllegalMove
 from bot.i18n import t
-from bot.render import seat_names
 from cogs.utils.gamecog import GameCog
-from cogs.utils.replies import refuse
 
 
 class Mex(GameCog, group_name="mex", group_description=t("mex.cmd.mex")):
@@ -80,22 +77,7 @@ class Mex(GameCog, group_name="mex", group_description=t("mex.cmd.mex")):
     @app_commands.command(name="choose", description=t("mex.cmd.choose"))
     @app_commands.describe(mode=t("mex.cmd.opt_mode"))
     async def choose(self, interaction: discord.Interaction, mode: Literal["pips", "mex"]) -> None:
-        chooser = self._other_chooser(interaction)
-        if chooser is not None:  # the engine would only say "not your turn": name who picks
-            await refuse(interaction, IllegalMove("not_chooser", "", chooser=f"**{chooser}**"), self.game)
-            return
         await self.play(interaction, f"choose:{mode}")
-
-    def _other_chooser(self, interaction: discord.Interaction) -> str | None:
-        """The chooser's name if a counting is being picked and a different player at the table asks."""
-        table = self.tables.by_channel.get(interaction.channel_id)
-        if table is None or table.game != self.game or table.state is None:
-            return None
-        seat = table.seat_of(interaction.user.id)
-        tiebreak = table.engine.view(table.state, None)["round"]["tiebreak"]
-        if seat is None or tiebreak is None or tiebreak["mode"] is not None or seat == tiebreak["chooser"]:
-            return None
-        return seat_names(table)[tiebreak["chooser"]]
 
 
 async def setup(bot) -> None:  # noqa: ANN001

@@ -151,6 +151,7 @@ class Engine(ABC, Generic[S, OptT]):
     """One game's rules. Stateless: every method takes the state and never mutates it."""
 
     name: ClassVar[str]
+    title: ClassVar[str]  # the game's name in the engine's own (English) messages
     Options: ClassVar[type]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
@@ -160,6 +161,11 @@ class Engine(ABC, Generic[S, OptT]):
 
     def player_range(self, options: OptT) -> tuple[int, int]:
         return self.min_players, self.max_players
+
+    def check_player_count(self, players: int, options: OptT) -> None:
+        lo, hi = self.player_range(options)
+        if not lo <= players <= hi:
+            raise IllegalMove("player_count", f"{self.title} takes {lo}-{hi} players.", lo=lo, hi=hi)
 
     @abstractmethod
     def new_game(self, players: int, options: OptT, dice: DiceSource) -> tuple[S, list[Event]]:

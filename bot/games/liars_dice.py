@@ -173,6 +173,7 @@ def _clone(value: Any) -> Any:
 
 class LiarsDice(Engine[LiarsState, LiarsOptions]):
     name = "liar"
+    title = "Liar's Dice"
     Options = LiarsOptions
     min_players = 2
     max_players = 6
@@ -180,8 +181,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
     # -- setup -----------------------------------------------------------------------------------
 
     def new_game(self, players: int, options: LiarsOptions, dice: DiceSource) -> tuple[LiarsState, list[Event]]:
-        if not self.min_players <= players <= self.max_players:
-            raise IllegalMove("player_count", f"Liar's Dice takes {self.min_players}-{self.max_players} players.")
+        self.check_player_count(players, options)
         starter = dice.sample(range(players), 1)[0]  # L-6: round 1 starts with a random player
         state = LiarsState(
             options,

@@ -154,6 +154,7 @@ class MexState:
 
 class Mex(Engine[MexState, MexOptions]):
     name = "mex"
+    title = "Mex"
     Options = MexOptions
     min_players = 2
     max_players = 10
@@ -161,8 +162,7 @@ class Mex(Engine[MexState, MexOptions]):
     # --- setup -------------------------------------------------------------------------------
 
     def new_game(self, players: int, options: MexOptions, dice: DiceSource) -> tuple[MexState, list[Event]]:
-        if not self.min_players <= players <= self.max_players:
-            raise IllegalMove("player_count", f"Mex takes {self.min_players}-{self.max_players} players.")
+        self.check_player_count(players, options)
         # MX-1: random by default; "host" and "seat1" are both seat 0 (the table seats the host first).
         starter = dice.sample(range(players), 1)[0] if options.first_starter == "random" else 0
         lives = options.starting_lives

@@ -141,6 +141,7 @@ Losses = list[tuple[int, int, str]]  # (seat, penalty, reason)
 
 class Mia(Engine[MiaState, MiaOptions]):
     name = "mia"
+    title = "Mia"
     Options = MiaOptions
     min_players = 2  # M-9 / D-M8
     max_players = 10
@@ -148,13 +149,7 @@ class Mia(Engine[MiaState, MiaOptions]):
     # ----- setup and queries -------------------------------------------------------------------
 
     def new_game(self, players: int, options: MiaOptions, dice: DiceSource) -> tuple[MiaState, list[Event]]:
-        if not self.min_players <= players <= self.max_players:
-            raise IllegalMove(
-                "player_count",
-                f"Mia takes {self.min_players}-{self.max_players} players.",
-                min=self.min_players,
-                max=self.max_players,
-            )
+        self.check_player_count(players, options)
         starter = dice.sample(range(players), 1)[0]
         s = MiaState(options, [options.lives] * players, [True] * players, starter, starter)
         events = [Event("start", {"players": players, "starter": starter, "lives": options.lives})]

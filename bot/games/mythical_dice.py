@@ -330,6 +330,7 @@ def hand_score(bid: int, won: list[JSON], hand_no: int, options: MythicOptions) 
 
 class MythicalDice(Engine[MythicState, MythicOptions]):
     name = "mythic"
+    title = "Mythical Dice"
     Options = MythicOptions
     min_players = 3
     max_players = 6
@@ -340,9 +341,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
     # -- setup --
 
     def new_game(self, players: int, options: MythicOptions, dice: DiceSource) -> tuple[MythicState, list[Event]]:
-        lo, hi = self.player_range(options)
-        if not lo <= players <= hi:
-            raise IllegalMove("player_count", f"Mythical Dice takes {lo}-{hi} players.", lo=lo, hi=hi)
+        self.check_player_count(players, options)
         start = 0 if options.first_start_player == "host" else dice.sample(range(players), 1)[0]
         state = MythicState(
             options=options,

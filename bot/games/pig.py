@@ -57,13 +57,13 @@ class PigState:
 
 class Pig(Engine[PigState, PigOptions]):
     name = "pig"
+    title = "Pig"
     Options = PigOptions
     min_players = 2
     max_players = 8
 
     def new_game(self, players: int, options: PigOptions, dice: DiceSource) -> tuple[PigState, list[Event]]:
-        if not self.min_players <= players <= self.max_players:
-            raise IllegalMove("player_count", f"Pig takes {self.min_players}-{self.max_players} players.")
+        self.check_player_count(players, options)
         starter = dice.sample(range(players), 1)[0]  # P-5: the first player is random
         state = PigState(options, [0] * players, [True] * players, starter, starter, turns=[0] * players)
         return state, [Event("start", {"starter": starter}), Event("turn", {"player": starter})]
