@@ -434,6 +434,19 @@ def parse_levels(text: str, locale: str = DEFAULT) -> list[str]:
     return levels
 
 
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """``--option name=value`` (repeatable): shared by ``simulate`` and ``play``."""
+    parser.add_argument(
+        "--option",
+        "-o",
+        type=parse_option,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. --option target=50 (repeatable)",
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("game", help="pig, mia, mex, liar or mythic")
     parser.add_argument("--games", "-n", type=int, default=1000, help="how many games to play (default 1000)")
@@ -448,15 +461,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
             "(levels: easy, normal, hard, and random = uniform random legal moves)"
         ),
     )
-    parser.add_argument(
-        "--option",
-        "-o",
-        type=parse_option,
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game option, e.g. --option target=50 (repeatable)",
-    )
+    add_option_argument(parser)
     parser.add_argument("--seed", help="make the run reproducible (default: random, printed in the report)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.set_defaults(handler=main_from_args)

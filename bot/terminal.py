@@ -42,12 +42,12 @@ from bot.render import error_text, event_text, fill, game_module, private_text, 
 from bot.simulate import (
     Chooser,
     _isatty,
+    add_option_argument,
     check_level,
     computer_move,
     default_chooser,
     known_levels,
     options_dict,
-    parse_option,
 )
 from bot.store import Store
 from bot.tables import Seat, Table, TableError, TableService
@@ -604,15 +604,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default="normal",
         help=f"the computer players' level: {', '.join(known_levels())}; or one per computer, e.g. easy,hard",
     )
-    parser.add_argument(
-        "--option",
-        "-o",
-        type=parse_option,
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a game option, e.g. --option target=50 (repeatable)",
-    )
+    add_option_argument(parser)
     parser.add_argument("--seed", help="reproducible dice and computer choices")
     parser.add_argument(
         "--pause",
