@@ -12,6 +12,7 @@ from typing import Any
 from bot.games import Engine, get_engine
 
 JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
 
 
@@ -56,7 +57,7 @@ class Table:
     locale: str = "en"
     deadline: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
-    seen: deque[str] = field(default_factory=lambda: deque(maxlen=64), repr=False)  # service.SEEN
+    seen: deque[str] = field(default_factory=lambda: deque(maxlen=SEEN), repr=False)
     acted: dict[int, int] = field(default_factory=dict, repr=False)  # user id -> version after their last action
 
     @property

@@ -20,14 +20,13 @@ from typing import Any, Protocol
 from bot.games import Action, Event, IllegalMove, InvalidOptions, get_engine
 from bot.games.dice import DiceSource
 from bot.store import Store, repo
-from bot.tables.model import Seat, Table, TableError
+from bot.tables.model import SEEN, Seat, Table, TableError
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 120.0
 TIMEOUT_RANGE = (15, 3600)
 LOBBY_IDLE = 15 * 60.0
-SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 MAX_TIMEOUTS = 3  # consecutive timeouts before a player forfeits
 
 
