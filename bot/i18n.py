@@ -3,6 +3,10 @@
 Catalogs are data: ``bot/locales/<locale>/<namespace>.json`` files of flat ``key: template`` maps
 (templates use ``str.format`` fields). Adding a language means adding a folder; a missing key
 falls back to English. Keys are ``<namespace>.<name>``, e.g. ``error.not_your_turn``.
+
+A template that depends on a number is an object of CLDR plural forms, e.g.
+``{"one": "{count} die", "other": "{count} dice"}``; ``t(key, locale, count=n)`` picks the form with
+Babel's plural rules for that locale (Russian has one/few/many/other, Welsh six forms).
 """
 
 from __future__ import annotations
@@ -13,15 +17,17 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from babel import Locale
+
 log = logging.getLogger(__name__)
 
 DEFAULT = "en"
 
 
 @cache
-def catalog(locale: str) -> dict[str, str]:
+def catalog(locale: str) -> dict[str, str | dict[str, str]]:
     folder = resources.files("bot") / "locales" / locale
-    merged: dict[str, str] = {}
+    merged: dict[str, str | dict[str, str]] = {}
     if not folder.is_dir():
         return merged
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
@@ -56,10 +62,30 @@ class _Params(dict):  # type: ignore[type-arg]
         return "{" + key + "}"
 
 
+@cache
+def plural_rule(locale: str) -> Any:
+    return Locale.parse(locale).plural_form
+
+
+def plural_form(locale: str, count: Any) -> str:
+    """The CLDR plural category ('one', 'few', 'other', ...) of ``count`` in ``locale``."""
+    try:
+        return plural_rule(locale)(abs(count))
+    except (TypeError, ValueError):
+        return "other"
+
+
 def t(key: str, locale: Any = DEFAULT, **params: Any) -> str:
-    """The text for ``key`` in ``locale`` (falling back to English), filled with ``params``."""
-    template = catalog(normalise(locale)).get(key) or catalog(DEFAULT).get(key)
+    """The text for ``key`` in ``locale`` (falling back to English), filled with ``params``.
+
+    A plural entry picks its form by the ``count`` parameter."""
+    code = normalise(locale)
+    template = catalog(code).get(key)
+    if template is None:
+        code, template = DEFAULT, catalog(DEFAULT).get(key)
     if template is None:
         log.warning("missing catalog key %s", key)
         return key
+    if isinstance(template, dict):
+        template = template.get(plural_form(code, params.get("count", 0))) or template["other"]
     return template.format_map(_Params(params))

@@ -16,7 +16,7 @@ from bot.i18n import DEFAULT, catalog, locales, normalise
 
 @cache
 def _keys_by_english() -> dict[str, str]:
-    return {text: key for key, text in catalog(DEFAULT).items()}
+    return {text: key for key, text in catalog(DEFAULT).items() if isinstance(text, str)}
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -27,4 +27,5 @@ class CatalogTranslator(app_commands.Translator):
         language = normalise(locale)
         if key is None or language == DEFAULT or language not in locales():
             return None
-        return catalog(language).get(key)  # None: Discord shows the English text
+        text = catalog(language).get(key)
+        return text if isinstance(text, str) else None  # None: Discord shows the English text
