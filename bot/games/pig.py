@@ -129,10 +129,23 @@ class Pig(Engine[PigState, PigOptions]):
             return events + self._next_turn(s)
         s.turn_total += gain
         events = [Event("roll", {**data, "turn_total": s.turn_total, "lost": 0, "score": s.scores[p]})]
-        if o.auto_hold_at_target and s.scores[p] + s.turn_total >= o.target:  # P-4 / D-P1
+        if o.auto_hold_at_target and self._auto_hold_wins(s):  # P-4 / P-4a / D-P1
             s.must_roll = False
             events += self._hold(s, auto=True)
         return events
+
+    def _auto_hold_wins(self, s: PigState) -> bool:
+        """True when banking now wins: the target is reached and, under ``equal_turns`` (P-4a),
+        this turn completes the round and the new score is strictly higher than everyone else's."""
+        p = s.current
+        total = s.scores[p] + s.turn_total
+        if total < s.options.target:
+            return False
+        if not s.options.equal_turns:
+            return True
+        others = [i for i in range(len(s.scores)) if s.active[i] and i != p]
+        last_in_round = all(s.turns[i] == s.turns[p] + 1 for i in others)
+        return last_in_round and all(total > s.scores[i] for i in others)
 
     def _hold(self, s: PigState, auto: bool = False) -> list[Event]:
         p = s.current

@@ -143,6 +143,77 @@ def test_pig_equal_turns_finishes_the_round_and_ties_keep_playing():
     assert PIG.outcome(state).ranking == ((0,), (1,), (2,))
 
 
+def example_10_start(**options):
+    """Example 10: two players, target 100, A (seat 0) plays first with 97, B has 95."""
+    state = start(equal_turns=True, **options)
+    state.scores = [97, 95]
+    return state
+
+
+def test_pig_example_10_no_auto_hold_before_the_last_turn_of_the_round_P4a():
+    state, events = play(example_10_start(), 6)  # 103 >= 100, but B still has a turn this round
+    assert state.current == 0 and state.turn_total == 6 and state.scores == [97, 95]
+    assert [e.kind for e in events] == ["roll"]
+    assert PIG.legal_actions(state, 0) == [ROLL, HOLD]
+    state, _ = play(state, "H")
+    assert state.scores == [103, 95] and state.winner is None and state.current == 1
+
+
+def test_pig_example_10_no_auto_hold_when_holding_would_lose_then_b_wins_105_103_P4a_P6():
+    state, _ = play(example_10_start(), 6, "H")
+    state, events = play(state, 6)  # 101 < 103: holding would lose, so B chooses
+    assert state.current == 1 and state.turn_total == 6 and state.winner is None
+    assert [e.kind for e in events] == ["roll"]
+    state, events = play(state, 4)  # 105 > 103 and B is last in the round: automatic hold, B wins
+    assert [e.kind for e in events] == ["roll", "hold", "win"]
+    assert events[1].data["auto"] is True
+    assert state.winner == 1 and state.scores == [103, 105]
+    assert PIG.outcome(state).ranking == ((1,), (0,))
+
+
+def test_pig_example_10_a_tie_is_not_auto_held_and_a_held_tie_plays_another_round_P4a_P6():
+    state, _ = play(example_10_start(), 6, "H")
+    state, events = play(state, 6, 2)  # 103: a tie with A, no automatic hold
+    assert state.turn_total == 8 and state.current == 1 and "hold" not in [e.kind for e in events]
+    assert PIG.legal_actions(state, 1) == [ROLL, HOLD]
+    state, _ = play(state, "H")  # the round ends tied 103-103: both play another round
+    assert state.winner is None and state.scores == [103, 103] and state.current == 0
+
+
+def test_pig_example_10_b_busts_and_a_wins_103_95_at_the_end_of_the_round_P6():
+    state, _ = play(example_10_start(), 6, "H")
+    state, events = play(state, 6, 1)
+    assert events[-1].kind == "win" and state.winner == 0
+    assert state.scores == [103, 95]
+
+
+def test_pig_example_10_without_equal_turns_a_first_six_auto_holds_and_wins_P4():
+    state = start()
+    state.scores = [97, 95]
+    state, events = play(state, 6)
+    assert state.winner == 0 and state.scores == [103, 95]
+    assert [e.kind for e in events] == ["roll", "hold", "win"]
+
+
+def test_pig_example_11_ties_keep_playing_every_active_player_plays_another_round_P6_P4a():
+    state = start(players=3, equal_turns=True)
+    state.scores = [97, 99, 60]
+    state, _ = play(state, 6, "H")  # A 103 (not last in the round: no automatic hold)
+    state, _ = play(state, 4, "H")  # B 103
+    state, _ = play(state, 1)  # C stays at 60: the round ends A 103, B 103, C 60
+    assert state.scores == [103, 103, 60] and state.winner is None and state.current == 0
+    state, _ = play(state, 1)  # A stays 103
+    state, _ = play(state, 1)  # B stays 103
+    assert state.current == 2 and state.winner is None
+    state, events = play(state, *[6] * 7)  # 60 + 42 = 102: past the target but not above 103
+    assert state.turn_total == 42 and state.current == 2 and state.winner is None
+    assert "hold" not in [e.kind for e in events]
+    state, events = play(state, 6)  # 108 > 103, C last in the round: automatic hold, C wins
+    assert [e.kind for e in events] == ["roll", "hold", "win"] and events[1].data["auto"] is True
+    assert state.winner == 2 and state.scores == [103, 103, 108]
+    assert PIG.outcome(state).ranking == ((2,), (0, 1))
+
+
 def test_pig_double_ones_bust_is_like_a_single_one():
     state, _ = play(start(dice=2, double_ones="bust"), (3, 4), (1, 1))
     assert state.turn_total == 0 and state.current == 1
@@ -209,6 +280,27 @@ pig_options = st.builds(
 )
 
 
+def check_equal_turns_step(before, player, after, events) -> None:
+    """P-4a / P-6: a win comes only at the end of a round with a sole highest score >= target, and the
+    automatic hold happens exactly when holding wins (last in the round, strictly highest, target reached)."""
+    kinds = [e.kind for e in events]
+    others = [i for i in range(len(before.scores)) if before.active[i] and i != player]
+    last_in_round = all(before.turns[i] == before.turns[player] + 1 for i in others)
+    roll = events[0] if kinds and kinds[0] == "roll" else None
+    if roll is not None and not roll.data["bust"] and before.options.auto_hold_at_target:
+        total = before.scores[player] + roll.data["turn_total"]
+        wins = last_in_round and total >= before.options.target and all(total > before.scores[i] for i in others)
+        assert ("hold" in kinds) == wins, (kinds, total, before.scores, before.turns)
+    for e in events:
+        if e.kind == "hold" and e.data["auto"]:
+            assert kinds[-1] == "win" and events[-1].data["player"] == player
+    if "win" in kinds and sum(after.active) > 1:
+        live = [i for i in range(len(after.scores)) if after.active[i]]
+        assert len({after.turns[i] for i in live}) == 1, "a win before the end of the round"
+        top = sorted((after.scores[i] for i in live), reverse=True)
+        assert top[0] >= after.options.target and top[0] > top[1]
+
+
 @settings(max_examples=200, deadline=None)
 @given(options=pig_options, players=st.integers(2, 8), seed=st.integers(0, 2**32))
 def test_pig_random_games_properties(options, players, seed):
@@ -223,6 +315,8 @@ def test_pig_random_games_properties(options, players, seed):
                 banked[e.data["player"]] = 0
         assert after.scores == banked
         assert all(s >= 0 for s in after.scores)
+        if options.equal_turns:
+            check_equal_turns_step(before, player, after, events)
 
     state, log, _ = random_playout(PIG, players, options, seed, check=check, deep=seed % 8 == 0)
     outcome = PIG.outcome(state)
