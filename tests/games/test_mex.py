@@ -93,12 +93,13 @@ def test_mex_example_1_values_MX_V1_MX_V2_MX_V3():
     assert pips_value((2, 5)) == 7 and pips_value((1, 2)) == 3 and pips_value((6, 6)) == 12
 
 
-def test_mex_example_2_throw_limit_MX_3_MX_3a():
+def test_mex_example_2_throw_limit_b_at_the_limit_chooses_stand_MX_3_MX_3a_MX_3b():
     state, events = play(start(3), "A 62", "A 500", "A stand")
     assert state.round.final[A] == 500
     assert first(events, "limit_set").data == {"player": A, "limit": 2}
     state, events = play(state, "B 31", "B 41")
-    # Limit reached: no third throw. B may still end the round (MX-5, as in examples 8 and 9), so B stands.
+    # MX-3b: limit reached, no third throw; no Mex yet and C still to throw, so B's turn stays open.
+    assert "stand" not in kinds(events) and MEX_ENGINE.to_act(state) == (B,)
     assert MEX_ENGINE.legal_actions(state, B) == [STAND, END_ROUND]
     assert assert_unchanged_on_illegal(MEX_ENGINE, state, B, THROW).code == "throw_limit_reached"
     state, events = play(state, "B stand")
@@ -112,19 +113,49 @@ def test_mex_example_2_throw_limit_MX_3_MX_3a():
     assert state.round.starter == B and MEX_ENGINE.to_act(state) == (B,)
 
 
-def test_mex_example_2_the_last_throw_counts_MX_2b():
+def test_mex_example_2_c_at_the_limit_with_nobody_after_ends_the_turn_by_itself_MX_3b():
+    state, _ = play(start(3), "A 62", "A 500", "A stand", "B 31", "B 41", "B stand", "C 54")
+    assert MEX_ENGINE.legal_actions(state, C) == [THROW, STAND]  # one throw left; nobody after C
+    state, events = play(state, "C 63")
+    assert last(events, "stand").data == {"player": C, "value": 63, "throws": 2, "reason": "limit"}
+    assert first(events, "round_over").data["loser"] == B
+
+
+def test_mex_example_2_b_at_the_limit_ends_the_round_instead_MX_3b_MX_5():
+    state, _ = play(start(3), "A 62", "A 500", "A stand", "B 31", "B 41")
+    state, events = play(state, "B end_round")
+    assert first(events, "end_round").data == {"player": B, "value": 41, "counted": 41, "skipped": [C]}
+    assert "throw" not in kinds(events)  # C does not throw
+    assert first(events, "life_lost").data == {"player": B, "lost": 1, "lives": 11}
+    assert points_deltas(events) == [[1, -1, 1]]  # C survives without throwing: +1
+
+
+def test_mex_example_2_the_last_throw_counts_MX_2b_MX_3b():
     state, events = play(start(3), "A 600", "A 31", "A 43")
+    # At 3 throws A may not throw again; B is still to throw and no Mex: A chooses stand or end_round.
+    assert "stand" not in kinds(events)
     assert MEX_ENGINE.legal_actions(state, A) == [STAND, END_ROUND]
+    assert assert_unchanged_on_illegal(MEX_ENGINE, state, A, THROW).code == "throw_limit_reached"
     state, events = play(state, "A stand")
     assert state.round.final[A] == 43
     assert state.round.throw_limit == 3
 
 
-def test_mex_limit_reached_ends_the_turn_when_it_cannot_end_the_round_MX_3a():
+def test_mex_limit_reached_ends_the_turn_when_it_cannot_end_the_round_MX_3a_MX_3b():
     state, events = play(start(3), "A MEX", "B 32")
     assert last(events, "stand").data == {"player": B, "value": 32, "throws": 1, "reason": "limit"}
     state, events = play(start(3, allow_end_round_early=False), "A 42", "A stand", "B 41")
     assert last(events, "stand").data["reason"] == "limit" and MEX_ENGINE.to_act(state) == (C,)
+    state, events = play(start(3, mex_ends_turn=False), "A 42", "A stand", "B MEX")  # a Mex closes end_round
+    assert last(events, "stand").data == {"player": B, "value": MEX, "throws": 1, "reason": "limit"}
+
+
+def test_mex_decision_5_the_starter_at_max_throws_may_end_the_round_MX_3b_MX_5():
+    state, _ = play(start(3), "A 42", "A 41", "A 31")
+    assert MEX_ENGINE.legal_actions(state, A) == [STAND, END_ROUND]
+    state, events = play(state, "A end_round")
+    assert first(events, "end_round").data == {"player": A, "value": 31, "counted": 31, "skipped": [B, C]}
+    assert first(events, "life_lost").data == {"player": A, "lost": 1, "lives": 11}
 
 
 def test_mex_example_3_one_mex_MX_4_MX_R2_MX_P1():
@@ -211,8 +242,12 @@ def test_mex_example_8_ending_early_as_the_lowest_MX_5():
     assert "tiebreak" not in kinds(events)
 
 
-def test_mex_example_9_ending_early_on_an_equal_lowest_MX_5():
-    state, events = play(start(4), "A 42", "A stand", "B 61", "B stand", "C 42", "C end_round")
+def test_mex_example_9_ending_early_on_an_equal_lowest_MX_3b_MX_5():
+    state, _ = play(start(4), "A 42", "A stand", "B 61")  # limit 1: B at the limit, C and D still to throw
+    assert MEX_ENGINE.legal_actions(state, B) == [STAND, END_ROUND]
+    state, _ = play(state, "B stand", "C 42")
+    assert MEX_ENGINE.to_act(state) == (C,) and MEX_ENGINE.legal_actions(state, C) == [STAND, END_ROUND]
+    state, events = play(state, "C end_round")
     assert first(events, "end_round").data["skipped"] == [D]
     assert first(events, "end_round").data["counted"] == 41
     assert "tiebreak" not in kinds(events)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.games.base import Action, act
 from bot.games.dice import SeededDice
-from bot.games.mex import CANDIDATES, ENGINE, PENALTIES, MexOptions, MexState, penalty
+from bot.games.mex import CANDIDATES, END_ROUND, ENGINE, PENALTIES, STAND, MexOptions, MexState, penalty
 from tests.games.playout import assert_unchanged_on_illegal, random_playout
 
 # Everything a player could send: every real move plus malformed ones.
@@ -50,8 +50,20 @@ def checker(players: int, opts: MexOptions):
         idle = [p for p in range(players) if p != player]
         code = assert_unchanged_on_illegal(ENGINE, state, idle[steps["n"] % len(idle)], legal[0]).code
         assert code == ("not_chooser" if legal[0].name == "choose" else "not_your_turn")
+        check_at_the_limit(new, player)
 
     return check
+
+
+def check_at_the_limit(new: MexState, player: int) -> None:
+    """MX-3b: a player still to act in a normal round after using every allowed throw may not throw,
+    and stays only because end_round is open to them."""
+    r = new.round
+    if new.winner is not None or r.tiebreak is not None or ENGINE.to_act(new) != (player,):
+        return
+    limit = new.options.max_throws if r.throw_limit is None else r.throw_limit
+    if len(r.throws[player]) >= limit and not r.must_throw:
+        assert ENGINE.legal_actions(new, player) == [STAND, END_ROUND]
 
 
 def check_game(state: MexState, events, players: int, opts: MexOptions) -> None:
