@@ -220,6 +220,89 @@ def test_mia_example_12_blind_pass_and_loop_guard_M4_DM3():
     assert error.code == "loop_guard" and error.params["claim"] == 54
 
 
+def test_mia_example_12_the_next_player_may_blind_pass_at_54_instead_M4_DM3():
+    state, _ = play(start((6, 5), blind_pass="any"), (A, "claim:43"), (B, "blind_pass:54"))
+    assert act("blind_pass", 54) in MIA_ENGINE.legal_actions(state, C)
+    state, events = play(state, (C, "blind_pass:54"))
+    assert state.claim == 54 and state.claimant == C and state.holder == D and state.blind_streak == 1
+    assert state.cup_dice == [6, 5]  # no re-roll
+
+
+def test_mia_example_12_c_loses_and_d_starts_M4_M6_M7():
+    state, events = play(start((6, 5), blind_pass="any"), (A, "claim:43"), (B, "blind_pass:54"), (C, "challenge"),
+                         faces=NEXT_ROUND)
+    assert lost(events) == {C: 1} and state.round_starter == D
+
+
+def test_mia_example_12_a_higher_blind_pass_restarts_the_loop_guard_count_M4_DM3():
+    state, _ = play(start((6, 5), blind_pass="any"), (A, "claim:43"), (B, "blind_pass:54"), (C, "blind_pass:54"),
+                    (D, "blind_pass:54"), (A, "blind_pass:54"))
+    state, _ = play(state, (B, "blind_pass:61"))
+    assert state.blind_streak == 0 and state.claimant == B and state.holder == C
+    assert act("blind_pass", 61) in MIA_ENGINE.legal_actions(state, C)
+    state, _ = play(state, (C, "blind_pass:61"), (D, "blind_pass:61"), (A, "blind_pass:61"))
+    assert state.blind_streak == 3 and act("blind_pass", 61) not in MIA_ENGINE.legal_actions(state, B)
+
+
+def test_mia_blind_passer_is_responsible_and_the_original_passer_relieved_DM3():
+    # A rolled 43 and lies 54; B passes blind at 54 and is now the one a challenge is against.
+    state, events = play(start((4, 3), blind_pass="any"), (A, "claim:54"), (B, "blind_pass:54"), (C, "challenge"),
+                         faces=NEXT_ROUND)
+    assert of(events, "reveal")[0]["claimant"] == B
+    assert lost(events) == {B: 1}  # not A: the blind pass relieved A
+    assert state.round_starter == C
+
+
+@pytest.mark.parametrize("mode", ["left_of_loser", "loser", "challenger"])
+def test_several_losers_start_left_of_the_announcer_under_every_option_M7(mode):
+    # B announces a real Mia under auto_reveal: A, C and D lose; C (left of B) starts whatever the option.
+    state, events = play(start((4, 3), mia_mode="auto_reveal", next_round_starter=mode), (A, "claim:43"),
+                         (B, "roll"), (B, "claim:21"), faces=(2, 1, *NEXT_ROUND))
+    assert lost(events) == {A: 1, C: 1, D: 1}
+    assert state.round_starter == C
+
+
+@pytest.mark.parametrize("mode", ["left_of_loser", "loser", "challenger"])
+def test_several_losers_skip_an_eliminated_seat_left_of_the_announcer_M7(mode):
+    state = start((2, 1), mia_mode="auto_reveal", next_round_starter=mode)
+    state.lives[B] = 1
+    state, events = play(state, (A, "claim:21"), faces=NEXT_ROUND)
+    assert [d["player"] for d in of(events, "eliminated")] == [B]
+    assert state.round_starter == C
+
+
+def test_mia_example_13_the_challenger_starts_M7a():
+    state, events = play(start((6, 6), next_round_starter="challenger"), (A, "claim:43"), (B, "challenge"),
+                         faces=NEXT_ROUND)
+    assert lost(events) == {B: 1} and state.round_starter == B
+
+
+def test_mia_example_13_a_mia_conceder_counts_as_the_challenger_M7a_DM5():
+    state, events = play(start((4, 3), next_round_starter="challenger"), (A, "claim:21"), (B, "give_up"),
+                         faces=NEXT_ROUND)
+    assert lost(events) == {B: 1} and state.round_starter == B
+
+
+def test_mia_example_13_a_timeout_has_no_challenger_so_left_of_the_loser_starts_M7a_DM9():
+    state, _ = play(start((4, 3), next_round_starter="challenger"), (A, "claim:43"))
+    state, events = MIA_ENGINE.timeout(state, B, ScriptedDice(NEXT_ROUND))
+    assert lost(events) == {B: 1} and state.round_starter == C
+
+
+def test_mia_example_13_auto_reveal_has_no_challenger_so_left_of_the_loser_starts_M7a():
+    state, events = play(start((6, 6), next_round_starter="challenger", mia_mode="auto_reveal"), (A, "claim:21"),
+                         faces=NEXT_ROUND)
+    assert of(events, "reveal")[0]["value"] == 66
+    assert lost(events) == {A: 1} and state.round_starter == B
+
+
+def test_an_eliminated_conceder_is_replaced_by_the_next_alive_on_the_left_M7a():
+    state = start((4, 3), next_round_starter="challenger")
+    state.lives[B] = 1
+    state, events = play(state, (A, "claim:21"), (B, "give_up"), faces=NEXT_ROUND)
+    assert not state.alive[B] and state.round_starter == C
+
+
 # ----- options --------------------------------------------------------------------------------------------
 
 

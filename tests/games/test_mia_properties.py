@@ -97,6 +97,32 @@ def check_lives_match_events(state: MiaState, events: list, options: MiaOptions)
     assert state.lives == [options.lives - spent[p] for p in range(len(state.lives))]
 
 
+def check_next_starter(state: MiaState, player: int, action: Action, new: MiaState, events: list) -> None:
+    """M-7 / M-7a, recomputed: several losers -> left of the announcer under every option; otherwise by
+    ``next_round_starter``, where only a player who answered the claim (challenge, Mia check or concession)
+    is the challenger, and no answer falls back to left of the loser. Eliminated seats pass it on."""
+    starts = [e.data["starter"] for e in events if e.kind == "round_start"]
+    if not starts:
+        return
+    n = len(new.alive)
+
+    def from_seat(p: int, include: bool) -> int:
+        return next(q for q in ((p + i) % n for i in range(0 if include else 1, n + 1)) if new.alive[q])
+
+    losers = [e.data["player"] for e in events if e.kind == "life_lost"]
+    mode = state.options.next_round_starter
+    answered = action.name in ("challenge", "challenge_mia", "give_up")
+    if len(losers) > 1:
+        expected = from_seat(player, include=False)  # the announcer of the auto-revealed Mia
+    elif mode == "loser":
+        expected = from_seat(losers[0], include=True)
+    elif mode == "challenger" and answered:
+        expected = from_seat(player, include=True)
+    else:
+        expected = from_seat(losers[0], include=False)
+    assert starts == [expected], (mode, action, losers)
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 10), options=OPTIONS)
 def test_random_games_keep_the_rules(seed, players, options):
@@ -109,6 +135,7 @@ def test_random_games_keep_the_rules(seed, players, options):
             assert new.alive[new.holder]
             check_no_leak(new)
         check_illegal_refused(state, rng)
+        check_next_starter(state, player, action, new, events)
 
     deep = seed % 8 == 0  # the full per-step contract check on a slice of the games keeps the run short
     state, events, _ = random_playout(MIA_ENGINE, players, options, seed, check=check, deep=deep)
