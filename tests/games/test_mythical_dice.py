@@ -183,7 +183,7 @@ def test_MD_L1_example_6_special_lead_then_a_number_die_sets_the_suit():
     assert kinds(events, "trick_won")[0].data["player"] == C  # Griffin > Mermaid
 
 
-def test_MD_L1_example_6_option_special_lead_sets_no_suit():
+def test_MD_L1_example_13_special_lead_under_the_literal_seed_reading_sets_no_suit():
     options = MythicOptions(first_start_player="host", special_lead_sets_no_suit=True)
     holdings = [["mermaid", "yellow", "yellow"], ["purple", "yellow", "yellow"], ["purple", "red", "griffin"]]
     state, _ = game_at(3, holdings, options)
@@ -191,7 +191,21 @@ def test_MD_L1_example_6_option_special_lead_sets_no_suit():
     state, _ = play(state, A, "mermaid", "mermaid")
     state, events = play(state, B, "purple", "2")
     assert events[0].data["suit"] is None
+    red = die_of(state, C, "red")
+    assert act("play", red) in ENGINE.legal_actions(state, C)  # example 6 (the default) makes Red illegal
     assert len(ENGINE.legal_actions(state, C)) == 3
+    state, events = play(state, C, "red", "7")
+    assert kinds(events, "played")[0].data["suit"] is None
+    assert kinds(events, "trick_won")[0].data["player"] == A  # the Mermaid still beats a number
+
+
+def test_MD_L1_example_13_a_number_lead_still_sets_the_suit_under_the_option():
+    options = MythicOptions(first_start_player="host", special_lead_sets_no_suit=True)
+    state, _ = game_at(1, [["red"], ["red"], ["purple"]], options)
+    state, _ = bid_all(state, [0, 0, 0])
+    state, events = play(state, A, "red", "5")
+    assert events[0].data["suit"] == "red"
+    assert ENGINE.legal_actions(state, B) == [act("play", die_of(state, B, "red"))]
 
 
 def test_MD_R1_example_7_same_special_later_roller_wins():
@@ -281,6 +295,29 @@ def test_MD_P4_example_10_griffin_bonus_played_out():
 
 def test_MD_P2_example_11_no_bonus_on_a_missed_bid():
     assert hand_score(2, [won_trick(EXAMPLE_10, 0)], 4, MythicOptions()) == (-10, 0)
+
+
+def test_MD_P3a_example_12_zero_bid_with_a_discarded_trick_scores_ten_times_the_hand_number():
+    options = MythicOptions(first_start_player="host", all_flags="nobody")
+    holdings = [["red", "gray", "purple"]] * 3
+    state, _ = game_at(3, holdings, options)
+    state, _ = bid_all(state, [1, 0, 0])
+    state, events = play_trick(state, [(A, "red", "7"), (B, "red", "5"), (C, "red", "6")])
+    assert kinds(events, "trick_won")[0].data["player"] == A
+    state, events = play_trick(state, [(A, "gray", "flag"), (B, "gray", "flag"), (C, "gray", "flag")])
+    assert kinds(events, "trick_discarded") and ENGINE.to_act(state) == (A,)
+    state, events = play_trick(state, [(A, "purple", "1"), (B, "purple", "1"), (C, "purple", "3")])
+    scored = kinds(events, "hand_scored")[0].data
+    assert scored["hand"] == 3 and scored["discarded"] == 1
+    rows = scored["rows"]
+    table = [(r["bid"], r["tricks"], r["base"], r["bonus"]) for r in rows]
+    assert table == [(1, 1, 20, 0), (0, 0, 30, 0), (0, 1, -30, 0)]  # B: 10 x h with h = 3, not 10 x 2
+    assert state.scores == [20, 30, -30]
+
+
+def test_MD_P3a_zero_bid_uses_the_hand_number_not_the_tricks_awarded():
+    assert hand_score(0, [], 3, MythicOptions(all_flags="nobody")) == (30, 0)
+    assert hand_score(0, [won_trick([("red", "7")], 0)], 3, MythicOptions(all_flags="nobody")) == (-30, 0)
 
 
 # --- more scoring ---------------------------------------------------------------------------
