@@ -118,11 +118,42 @@ def test_L3_sum_seed_4_1_example_after_two_fours():
     check_raises(after((2, 4), "sum"), [(3, 3), (5, 2), (2, 5)], [(4, 2), (1, 6)])
 
 
+def minimum_products(state) -> set[tuple[int, int]]:
+    """The legal bids with the smallest product (the minimum raises under the sum rule)."""
+    bids = bids_of(state)
+    low = min(q * f for q, f in bids)
+    return {(q, f) for q, f in bids if q * f == low}
+
+
 def test_L3_sum_wikipedia_product_example_after_three_threes_minimum_raises_are_products_of_ten():
     state = after((3, 3), "sum")
-    check_raises(state, [(2, 5), (5, 2)], [(9, 1), (2, 4)])
+    check_raises(state, [(2, 5), (5, 2), (10, 1)], [(9, 1), (2, 4)])
     assert min(q * f for q, f in bids_of(state)) == 10
     assert ENGINE.min_raise(state) == (2, 5)
+
+
+def test_L1_L3_sum_after_three_threes_with_ten_dice_ten_ones_is_a_minimum_raise_beside_two_fives_and_five_twos():
+    state = after((3, 3), "sum")
+    assert state.total == 10
+    assert minimum_products(state) == {(2, 5), (5, 2), (10, 1)}
+    new_state, events = ENGINE.apply(state, B, Action("bid", (10, 1)), SeededDice(0))
+    assert new_state.bid == [10, 1] and new_state.bidder == B
+
+
+def test_L1_L3_sum_wild_ones_after_three_threes_ten_ones_is_not_a_bid():
+    state = after((3, 3), "sum", wild=True)
+    assert minimum_products(state) == {(2, 5), (5, 2)}
+    check_raises(state, [(2, 5), (5, 2)], [(2, 4), (3, 3)], code="bid_not_higher")
+    check_raises(state, [], [(10, 1), (9, 1)], code="ones_not_biddable")
+
+
+@pytest.mark.parametrize(("players", "per_player", "total"), [(2, 4, 8), (3, 3, 9)])
+def test_L1_L3_sum_after_three_threes_with_fewer_than_ten_dice_ten_ones_is_over_the_cap(players, per_player, total):
+    state, _, dice = new(players, [2] * total, raise_rule="sum", dice_per_player=per_player)
+    state, _ = play(state, dice, (A, "bid:3:3"))
+    assert state.total == total
+    assert minimum_products(state) == {(2, 5), (5, 2)}
+    check_raises(state, [], [(10, 1)], code="quantity_over_cap")
 
 
 def test_L3_pirates_wikipedia_example_after_five_threes():
