@@ -244,15 +244,61 @@ class TableService:
                 await self._forfeit(table, seat, "leave")
                 return table
             self._require_lobby(table)
-            seats = [s for s in table.seats if s.id != user_id]
-            if not [s for s in seats if not s.is_bot]:
-                await self._close(table, "cancelled", reason="empty")
-                return table
-            host = next(s.id for s in seats if not s.is_bot) if table.host_id == user_id else table.host_id
-            name = table.seats[seat].name
-            await self._save_lobby(table, seats, host)
-            self.presenter.publish(table, [Event("left", {"name": name})])
+            await self._remove_seat(table, seat, Event("left", {"name": table.seats[seat].name}))
         return table
+
+    async def remove_player(self, channel_id: int, user_id: int, target_id: int, is_admin: bool = False) -> Seat:
+        """The host (or a server manager) takes a person or computer player out of the lobby."""
+        table = self.table(channel_id)
+        async with table.lock:
+            target = self._host_tool_target(table, user_id, target_id, is_admin, "only_host_remove")
+            if target_id == user_id:
+                raise TableError("remove_self")
+            removed = table.seats[target]
+            await self._remove_seat(table, target, Event("removed", {"name": removed.name}))
+        return removed
+
+    async def transfer_host(self, channel_id: int, user_id: int, target_id: int, is_admin: bool = False) -> Seat:
+        """The host (or a server manager) hands the host role to another person in the lobby."""
+        table = self.table(channel_id)
+        async with table.lock:
+            target = table.seats[self._host_tool_target(table, user_id, target_id, is_admin, "only_host_transfer")]
+            if target.is_bot:
+                raise TableError("host_to_computer")
+            if target.id == table.host_id:
+                raise TableError("already_host", name=target.name)
+            event = Event("new_host", {"name": target.name})
+            await self._save_lobby(table, table.seats, target.id, [event])
+            self.presenter.publish(table, [event])
+        return target
+
+    def _host_tool_target(self, table: Table, user_id: int, target_id: int, is_admin: bool, refusal: str) -> int:
+        """The seat of ``target_id`` if ``user_id`` may use the host's tools on it now; else a refusal."""
+        self._require_lobby(table)
+        if user_id != table.host_id and not is_admin:
+            raise TableError(refusal)
+        target = table.seat_of(target_id)
+        if target is None:
+            raise TableError("target_not_seated")
+        return target
+
+    async def _remove_seat(self, table: Table, seat: int, event: Event) -> None:
+        """Take ``seat`` out of the lobby. A leaving host hands the role to the next person in seat order;
+        with no person left the lobby closes."""
+        gone = table.seats[seat]
+        seats = table.seats[:seat] + table.seats[seat + 1 :]
+        if not [s for s in seats if not s.is_bot]:
+            await self._close(table, "cancelled", reason="empty")
+            return
+        events = [event]
+        host_id = table.host_id
+        if gone.id == table.host_id:
+            after = table.seats[seat + 1 :] + table.seats[:seat]
+            heir = next(s for s in after if not s.is_bot)
+            host_id = heir.id
+            events.append(Event("new_host", {"name": heir.name}))
+        await self._save_lobby(table, seats, host_id, events)
+        self.presenter.publish(table, events)
 
     async def add_computer(self, channel_id: int, user_id: int, level: str, name: str) -> Table:
         table = self.table(channel_id)
@@ -261,17 +307,23 @@ class TableService:
         bots = sum(s.is_bot for s in table.seats)
         return await self.join(channel_id, Seat(-(bots + 1), name, level))
 
-    async def _save_lobby(self, table: Table, seats: list[Seat], host_id: int | None = None) -> None:
-        """Commit the lobby's new seats (and host), then change the table in memory."""
+    async def _save_lobby(
+        self, table: Table, seats: list[Seat], host_id: int | None = None, logged: list[Event] | None = None
+    ) -> None:
+        """Commit the lobby's new seats (and host, and ``logged`` events for the table log), then change the
+        table in memory."""
         now = self.clock()
         host_id = table.host_id if host_id is None else host_id
+        entries = [(e.kind, e.data) for e in logged or []]
+        extra = {"meta": table.meta(entries)} if entries else {}
         await self.store.write(
             [
-                repo.update_game(table.id, now, seats=[s.to_json() for s in seats], host_id=host_id),
+                repo.update_game(table.id, now, seats=[s.to_json() for s in seats], host_id=host_id, **extra),
                 repo.set_deadline(table.id, now + LOBBY_IDLE, table.version),
             ]
         )
         table.seats, table.host_id = seats, host_id
+        table.add_log(entries)
         table.deadline = now + LOBBY_IDLE
         self._arm(table.id, table.deadline, table.version)
 
@@ -419,7 +471,7 @@ class TableService:
                         s.is_bot,
                         place,
                         outcome.scores[seat],
-                        seat in outcome.winners,
+                        outcome.result(seat),
                         now,
                     )
                 )
