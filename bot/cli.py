@@ -1,4 +1,9 @@
-"""``dicetavern``: run the bot, or sync its slash commands."""
+"""``dicetavern``: run the bot, sync its slash commands, check its health, play or simulate in a terminal.
+
+``run`` and ``sync`` turn every failure to talk to Discord into one line on stderr: exit status 2 when
+Discord refused (token, intents, access, a bad request), 3 when Discord could not be reached at all.
+``health`` (Docker's HEALTHCHECK) exits 0 while the running bot's heartbeat file is fresh, else 1.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +13,36 @@ import logging
 import os
 import signal
 import sys
+import time
+from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
 from dotenv import find_dotenv, load_dotenv
 
 from bot import simulate, terminal
-from bot.client import DEFAULT_DATABASE, DiceTavern
+from bot.client import DEFAULT_DATABASE, HEARTBEAT_MAX_AGE, DiceTavern, heartbeat_path
+from bot.i18n import t
 
 log = logging.getLogger("dicetavern")
+
+MISSING_ACCESS = 50001  # Discord's code for "Missing Access": e.g. a server the bot is not in
+
+
+class CliError(Exception):
+    """A failure that ends the command with one line on stderr and an exit status."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _token() -> str:
     load_dotenv(find_dotenv(usecwd=True))  # the working directory's .env, not the package's
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
-        raise SystemExit("error: DISCORD_TOKEN is not set (put it in the environment or in a .env file)")
+        raise CliError(t("cli.no_token"))
     return token
 
 
@@ -31,9 +50,10 @@ def _database() -> str:
     return os.environ.get("DATABASE_PATH", DEFAULT_DATABASE)
 
 
-async def _run(token: str) -> None:
-    bot = DiceTavern(database_path=_database())
-    stop = asyncio.Event()
+async def _run(token: str, stop: asyncio.Event | None = None, **options: Any) -> None:
+    """Run until SIGINT/SIGTERM (or ``stop`` is set, for tests); ``options`` go to :class:`DiceTavern`."""
+    bot = DiceTavern(database_path=_database(), **options)
+    stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
@@ -54,53 +74,105 @@ async def _run(token: str) -> None:
 
 
 async def _sync(token: str, guild_id: int | None) -> int:
-    bot = DiceTavern(database_path=_database())
+    # commands_only: the tree and nothing else. No store and no table service, so a sync neither applies a
+    # stopped game's overdue move nor writes beside a running bot.
+    bot = DiceTavern(database_path=_database(), commands_only=True)
     async with bot:
         await bot.login(token)  # runs setup_hook, so the command tree is complete
         guild = discord.Object(guild_id) if guild_id else None
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)
-        commands = await bot.tree.sync(guild=guild)
+        try:
+            commands = await bot.tree.sync(guild=guild)
+        except discord.Forbidden as error:
+            if guild_id and error.code == MISSING_ACCESS:
+                raise CliError(t("cli.not_in_server", guild=guild_id, error=one_line(error))) from error
+            raise
     return len(commands)
 
 
-def main(argv: list[str] | None = None) -> int:
+def one_line(error: BaseException) -> str:
+    """discord.py puts a form error's details on extra lines; the CLI prints one line."""
+    return "; ".join(part.strip() for part in str(error).splitlines() if part.strip()) or type(error).__name__
+
+
+def discord_failure(error: BaseException) -> CliError | None:
+    """The one-line error for a failure talking to Discord, or None if ``error`` is something else."""
+    if isinstance(error, discord.LoginFailure):
+        return CliError(t("cli.bad_token"))
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return CliError(t("cli.intents"))
+    if isinstance(error, discord.DiscordException):  # HTTPException (403, 404, 400...), ConnectionClosed, ...
+        return CliError(t("cli.refused", error=one_line(error)))
+    if isinstance(error, OSError | aiohttp.ClientError):  # TimeoutError is an OSError
+        return CliError(t("cli.unreachable", error=one_line(error)), status=3)
+    return None
+
+
+def health(path: Path, max_age: float = HEARTBEAT_MAX_AGE, now: float | None = None) -> tuple[bool, str]:
+    """Whether the bot behind ``path`` is connected: its heartbeat file was touched within ``max_age`` s."""
+    try:
+        touched = path.stat().st_mtime
+    except OSError:
+        return False, t("cli.no_heartbeat", path=path)
+    age = max(0.0, (time.time() if now is None else now) - touched)
+    if age > max_age:
+        return False, t("cli.stale_heartbeat", age=age, max_age=max_age)
+    return True, t("cli.healthy", age=age)
+
+
+def _health(args: argparse.Namespace) -> int:
+    ok, message = health(heartbeat_path(_database()), args.max_age)
+    print(message, file=sys.stdout if ok else sys.stderr)
+    return 0 if ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dicetavern", description="Dice Tavern, the dice-game bot for Discord")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run the bot (DISCORD_TOKEN, optional DATABASE_PATH)")
     sync = sub.add_parser("sync", help="register the slash commands with Discord (once after an upgrade)")
     sync.add_argument("--guild", type=int, help="sync to one server only (instant; for testing)")
+    check = sub.add_parser("health", help="exit 0 if the running bot is connected (its heartbeat file is fresh)")
+    check.add_argument(
+        "--max-age",
+        type=float,
+        default=HEARTBEAT_MAX_AGE,
+        help=f"seconds since the last heartbeat that still count as healthy (default {HEARTBEAT_MAX_AGE:.0f})",
+    )
+    check.set_defaults(handler=_health)
     terminal.add_arguments(sub.add_parser("play", help="play a game in the terminal against computer players"))
     simulate.add_arguments(
         sub.add_parser("simulate", help="computer players against each other: win rates and game lengths")
     )
-    args = parser.parse_args(argv)
-    if args.command in ("play", "simulate"):
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command in ("play", "simulate", "health"):
         return args.handler(args)  # no Discord token and no Discord logging for these
 
     if not any(type(h) is logging.StreamHandler for h in logging.getLogger().handlers):
-        discord.utils.setup_logging()  # discord.py's format; once per process
+        # discord.py's format, once per process; a sync prints only its result (or one error line)
+        discord.utils.setup_logging(level=logging.INFO if args.command == "run" else logging.WARNING)
     try:
         token = _token()
         if args.command == "run":
             asyncio.run(_run(token))
         elif args.command == "sync":
             count = asyncio.run(_sync(token, args.guild))
-            print(f"synced {count} commands" + (f" to server {args.guild}" if args.guild else " globally"))
-    except discord.LoginFailure:
-        print("error: Discord rejected DISCORD_TOKEN (check the bot token in the Developer Portal)", file=sys.stderr)
-        return 2
-    except (OSError, aiohttp.ClientError) as error:
-        print(f"error: cannot reach Discord ({error})", file=sys.stderr)
-        return 3
-    except discord.PrivilegedIntentsRequired:
-        print("error: Discord refused the gateway intents", file=sys.stderr)
-        return 2
-    except SystemExit as exit_:
-        if isinstance(exit_.code, str):
-            print(exit_.code, file=sys.stderr)
-            return 2
-        raise
+            key = "cli.synced_guild" if args.guild else "cli.synced_global"
+            print(t(key, count=count, guild=args.guild))
+    except CliError as error:
+        print(t("cli.error", message=error), file=sys.stderr)
+        return error.status
+    except Exception as error:
+        failure = discord_failure(error)
+        if failure is None:
+            raise
+        print(t("cli.error", message=failure), file=sys.stderr)
+        return failure.status
     return 0
 
 

@@ -1,9 +1,15 @@
-"""The Discord bot: opens the store, restores tables, loads the cogs. No privileged intents."""
+"""The Discord bot: opens the store, restores tables, loads the cogs. No privileged intents.
+
+``commands_only=True`` (``dicetavern sync``) builds the command tree and nothing else: no store, no table
+service, no heartbeat, so a sync never touches the games a running bot (or a stopped one) owns.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
+import os
 import pkgutil
 from pathlib import Path
 from typing import Any
@@ -29,6 +35,24 @@ def extensions() -> list[str]:
 
 DEFAULT_DATABASE = "data/dicetavern.sqlite3"
 
+# The invite: the README's "Creating the Discord application" lists exactly these (tests/test_readme.py checks).
+INVITE_SCOPES = ("bot", "applications.commands")
+INVITE_PERMISSIONS = ("send_messages", "embed_links", "read_message_history")
+
+# While connected the bot touches a heartbeat file; `dicetavern health` (Docker's HEALTHCHECK) reads its age.
+HEARTBEAT_INTERVAL = 30.0
+HEARTBEAT_MAX_AGE = 3 * HEARTBEAT_INTERVAL
+
+
+def invite_url(application_id: int) -> str:
+    permissions = discord.Permissions(**dict.fromkeys(INVITE_PERMISSIONS, True))
+    return discord.utils.oauth_url(application_id, permissions=permissions, scopes=INVITE_SCOPES)
+
+
+def heartbeat_path(database_path: str | Path) -> Path:
+    """Next to the database: one per bot instance, and on the data volume the container can write."""
+    return Path(f"{database_path}.heartbeat")
+
 
 class DiceTavern(commands.Bot):
     store: Store
@@ -41,8 +65,13 @@ class DiceTavern(commands.Bot):
         database_path: str | Path = DEFAULT_DATABASE,
         dice: DiceSource | None = None,
         bot_delay: tuple[float, float] = (0.8, 2.5),
+        commands_only: bool = False,
+        heartbeat_interval: float = HEARTBEAT_INTERVAL,
         **options: Any,
     ) -> None:
+        # The bot uses no voice: discord.py's "PyNaCl/davey is not installed" start-up warnings are noise.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Slash commands and components need only the guilds intent: no message content, members or presences.
         super().__init__(
             command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None, **options
@@ -50,17 +79,68 @@ class DiceTavern(commands.Bot):
         self.database_path = str(database_path)
         self.dice = dice or SecureDice()
         self.bot_delay = bot_delay  # computer players' pause before a move
+        self.commands_only = commands_only
+        self.heartbeat = heartbeat_path(self.database_path)
+        self.heartbeat_interval = heartbeat_interval
+        self._heartbeat_task: asyncio.Task[None] | None = None
+        self._connected = False
+        self._announced = False
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.database_path)
-        self.tables = TableService(self.store, self.dice, bot_delay=self.bot_delay)
-        restored = await self.tables.start()
-        log.info("restored %d open tables", len(restored))
-        gc.freeze()  # what start-up loaded lives for the whole run: keep it out of every GC pass
+        if not self.commands_only:
+            self.store = await Store.open(self.database_path)
+            self.tables = TableService(self.store, self.dice, bot_delay=self.bot_delay)
+            restored = await self.tables.start()
+            log.info("restored %d open tables", len(restored))
         await self.tree.set_translator(CatalogTranslator())
         self.tree.on_error = self.on_app_command_error
         for extension in extensions():
             await self.load_extension(extension)
+        if not self.commands_only:
+            gc.freeze()  # what start-up loaded lives for the whole run: keep it out of every GC pass
+            self._heartbeat_task = asyncio.create_task(self._beat(), name="heartbeat")
+
+    # -- start-up line and heartbeat ------------------------------------------------------------
+
+    async def on_ready(self) -> None:
+        self._connected = True
+        self._touch_heartbeat()
+        if self._announced:
+            return  # a reconnect fires on_ready again: the ready line is printed once per start
+        self._announced = True
+        assert self.user is not None and self.application_id is not None
+        servers = t("cli.n_servers", count=len(self.guilds))
+        database = os.path.abspath(self.database_path)
+        invite = invite_url(self.application_id)
+        log.info(t("cli.ready", name=self.user, servers=servers, database=database, invite=invite))
+        try:
+            registered = await self.tree.fetch_commands()
+        except discord.HTTPException as error:
+            log.warning(t("cli.commands_unknown", error=error))
+            return
+        if not registered:
+            log.warning(t("cli.no_commands"))
+
+    async def on_resumed(self) -> None:
+        self._connected = True
+        self._touch_heartbeat()
+
+    async def on_disconnect(self) -> None:
+        self._connected = False
+
+    async def _beat(self) -> None:
+        while not self.is_closed():
+            if self._connected:
+                self._touch_heartbeat()
+            await asyncio.sleep(self.heartbeat_interval)
+
+    def _touch_heartbeat(self) -> None:
+        if self.commands_only:
+            return
+        try:
+            self.heartbeat.touch()
+        except OSError as error:
+            log.warning("cannot write the heartbeat file %s: %s", self.heartbeat, error)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
@@ -78,6 +158,15 @@ class DiceTavern(commands.Bot):
             pass
 
     async def close(self) -> None:
+        self._connected = False
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
+            try:
+                await self._heartbeat_task
+            except asyncio.CancelledError:
+                pass
+            self._heartbeat_task = None
+            self.heartbeat.unlink(missing_ok=True)  # a stopped bot is unhealthy at once, not 90 s later
         if hasattr(self, "tables"):
             await self.tables.stop()  # in-flight actions finish; no new deadline fires
         if getattr(self, "presenter", None) is not None:

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from urllib.parse import parse_qs, urlparse
 
+import discord
 import pytest
 
 from bot import cli
-from tests.fakediscord import FakeDiscord
+from bot.client import DiceTavern
+from bot.games.dice import SeededDice
+from bot.store import Store, repo
+from bot.tables import Seat, TableService
+from tests.fakediscord import FakeDiscord, run_bot
 
 
 @pytest.fixture
@@ -47,3 +57,161 @@ def test_token_from_dotenv_file(env, tmp_path):
     env.delenv("DISCORD_TOKEN", raising=False)
     (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\n")
     assert cli._token() == "from-file"
+
+
+# -- sync registers commands and nothing else ----------------------------------------------------------------------
+
+
+async def _overdue_pig_game(db: str) -> None:
+    """A started Pig game whose turn deadline passed an hour ago, as a stopped bot leaves it."""
+    store = await Store.open(db)
+    service = TableService(store, SeededDice(1), clock=lambda: time.time() - 3600, run_dispatcher=False)
+    await service.start()
+    await service.create(1, 10, Seat(100, "Alice"), "pig", {})
+    await service.join(10, Seat(200, "Bob"))
+    await service.start_game(10, 100)
+    await service.stop()
+    await store.close()
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+async def test_sync_neither_opens_the_tables_nor_writes_the_database(env, tmp_path, capsys):
+    db = tmp_path / "data" / "tavern.sqlite3"
+    db.parent.mkdir()
+    await _overdue_pig_game(str(db))
+    before = _snapshot(db.parent)
+    async with FakeDiscord() as fake:
+        fake.add_guild("Tavern")
+        env.setenv("DISCORD_TOKEN", "token")
+        env.setenv("DATABASE_PATH", str(db))
+        assert await asyncio.to_thread(cli.main, ["sync"]) == 0
+        assert {"pig", "game"} <= {c["name"] for c in fake.registered_commands()}
+    assert _snapshot(db.parent) == before  # the overdue move was not applied; not even a -wal file appeared
+    store = await Store.open(str(db))
+    try:
+        (game,) = await repo.open_games(store)
+        assert game["due"] is not None and game["due"] < time.time()  # still overdue, for the bot to handle
+    finally:
+        await store.close()
+
+
+async def test_sync_to_a_server_the_bot_is_not_in_is_a_one_line_error(env, capsys):
+    async with FakeDiscord() as fake:
+        fake.add_guild("Tavern")
+        env.setenv("DISCORD_TOKEN", "token")
+        assert await asyncio.to_thread(cli.main, ["sync", "--guild", "12345"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = [line for line in captured.err.splitlines() if line.strip()]
+    assert len(err) == 1 and "Traceback" not in captured.err
+    assert err[0].startswith("error: ") and "12345" in err[0] and "50001" in err[0]
+
+
+def test_discord_errors_become_one_line():
+    response = SimpleNamespace(status=400, reason="Bad Request")
+    body = {"code": 50035, "message": "Invalid Form Body", "errors": {"0": {"name": {"_errors": [
+        {"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 32 in length."}]}}}}
+    error = discord.HTTPException(response, body)
+    assert "\n" in str(error)  # discord.py's own text has several lines
+    failure = cli.discord_failure(error)
+    assert failure is not None and failure.status == 2
+    assert "\n" not in str(failure) and "50035" in str(failure) and "Must be between 1 and 32" in str(failure)
+    assert cli.discord_failure(discord.LoginFailure("x")).status == 2
+    assert cli.discord_failure(ConnectionRefusedError("refused")).status == 3  # not reached: a different status
+    assert cli.discord_failure(ValueError("a bug")) is None  # not a Discord failure: a traceback is right
+
+
+# -- start-up: the ready line, the sync hint, the heartbeat, no voice warnings ----------------------------------------
+
+
+async def _run_until_ready(caplog, **options) -> tuple[asyncio.Event, asyncio.Task[None]]:
+    stop = asyncio.Event()
+    task = asyncio.create_task(cli._run("token", stop, guild_ready_timeout=0.1, **options))
+    for _ in range(200):
+        if any("ready: " in r.getMessage() for r in caplog.records) or task.done():
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.2)  # on_ready's command check is one more request
+    return stop, task
+
+
+async def test_start_up_prints_one_ready_line_with_the_invite_and_a_sync_hint(env, tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "tavern.sqlite3"
+    env.setenv("DATABASE_PATH", str(db))
+    async with FakeDiscord(bot_name="Tavern Bot") as fake:
+        fake.add_guild("One")
+        fake.add_guild("Two")
+        stop, task = await _run_until_ready(caplog)
+        assert (tmp_path / "tavern.sqlite3.heartbeat").exists()  # connected: the health check passes
+        stop.set()
+        await task
+        assert not (tmp_path / "tavern.sqlite3.heartbeat").exists()  # stopped: it fails at once
+
+        messages = [r.getMessage() for r in caplog.records]
+        (ready,) = [m for m in messages if m.startswith("ready: ")]
+        assert "Tavern Bot" in ready and "2 servers" in ready and str(db) in ready
+        invite = ready.split("invite ")[1]
+        query = parse_qs(urlparse(invite).query)
+        assert query["client_id"] == [str(fake.application_id)]
+        expected = discord.Permissions(send_messages=True, embed_links=True, read_message_history=True)
+        assert query["permissions"] == [str(expected.value)]
+        assert query["scope"] == ["bot applications.commands"]
+        assert any("run `dicetavern sync`" in m for m in messages)  # nothing registered yet
+        assert not [m for m in messages if "voice" in m.lower()]
+
+        caplog.clear()
+        assert await cli._sync("token", None) > 0
+        stop, task = await _run_until_ready(caplog)
+        stop.set()
+        await task
+        messages = [r.getMessage() for r in caplog.records]
+        assert len([m for m in messages if m.startswith("ready: ")]) == 1
+        assert not any("dicetavern sync" in m for m in messages)  # commands are registered: no hint
+
+
+def test_no_voice_warnings(caplog, monkeypatch):
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)  # as on a machine without PyNaCl
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True, raising=False)
+    caplog.set_level(logging.WARNING)
+    DiceTavern(database_path=":memory:")
+    assert not [r for r in caplog.records if "voice" in r.getMessage().lower()]
+
+
+async def test_the_heartbeat_is_touched_while_connected(tmp_path):
+    async with FakeDiscord() as fake:
+        fake.add_guild("Tavern")
+        bot = DiceTavern(database_path=str(tmp_path / "db.sqlite3"), guild_ready_timeout=0.1, heartbeat_interval=0.05)
+        async with run_bot(fake, bot):
+            os.utime(bot.heartbeat, (0, 0))
+            await asyncio.sleep(0.3)
+            assert cli.health(bot.heartbeat, max_age=5)[0]
+        assert not bot.heartbeat.exists()
+
+
+# -- health -------------------------------------------------------------------------------------------------------
+
+
+def test_health_reads_the_heartbeat_age(tmp_path):
+    beat = tmp_path / "db.sqlite3.heartbeat"
+    assert cli.health(beat) == (False, f"unhealthy: no heartbeat file {beat} (the bot is not running, or has not "
+                                "connected yet)")
+    beat.touch()
+    os.utime(beat, (1000, 1000))
+    assert cli.health(beat, max_age=90, now=1089)[0]
+    ok, message = cli.health(beat, max_age=90, now=1091)
+    assert not ok and "91 s ago" in message
+
+
+def test_health_command_uses_the_database_path(env, tmp_path, capsys):
+    beat = tmp_path / "db.sqlite3.heartbeat"  # env sets DATABASE_PATH to tmp_path / "db.sqlite3"
+    assert cli.main(["health"]) == 1
+    beat.touch()
+    assert cli.main(["health"]) == 0
+    assert capsys.readouterr().out.startswith("healthy: ")
+    os.utime(beat, (time.time() - 120, time.time() - 120))
+    assert cli.main(["health"]) == 1
+    assert cli.main(["health", "--max-age", "300"]) == 0
