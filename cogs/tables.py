@@ -30,6 +30,8 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         super().__init__()
 
     async def cog_load(self) -> None:
+        if self.bot.commands_only:
+            return  # `dicetavern sync`: only the command tree; no store, table service or presenter
         presenter = DiscordPresenter(self.bot)
         await presenter.load()
         self.bot.presenter = presenter
