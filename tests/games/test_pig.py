@@ -214,6 +214,14 @@ def test_pig_example_11_ties_keep_playing_every_active_player_plays_another_roun
     assert PIG.outcome(state).ranking == ((2,), (0, 1))
 
 
+def test_pig_no_auto_hold_under_equal_turns_keeps_a_forced_reroll_after_doubles_P4a():
+    state = start(dice=2, equal_turns=True, must_roll_after_doubles=True)
+    state.scores = [90, 0]
+    state, events = play(state, (5, 5))  # 110 >= 100, but B still plays this round: no automatic hold
+    assert [e.kind for e in events] == ["roll"] and state.turn_total == 20
+    assert PIG.legal_actions(state, 0) == [ROLL]
+
+
 def test_pig_double_ones_bust_is_like_a_single_one():
     state, _ = play(start(dice=2, double_ones="bust"), (3, 4), (1, 1))
     assert state.turn_total == 0 and state.current == 1
