@@ -21,7 +21,8 @@ Levels (rules/pig.md, "Bot recommendations"):
   ``medium`` and ``expert`` are accepted as aliases of ``normal`` and ``hard``.
 
 Every level holds as soon as banking the turn total wins (the table agrees: P = 1 there); that
-only matters with ``auto_hold_at_target = false``.
+matters with ``auto_hold_at_target = false``, and under ``equal_turns``, where the engine banks
+automatically only when holding wins outright (rule P-4a).
 
 Approximations (documented, not validated):
 
