@@ -78,7 +78,7 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
             await refuse(interaction, TableError("stale_button"))
             return
         try:
-            if action in ("join", "leave", "start") or action.startswith("addbot:"):
+            if action in ("join", "leave", "start") or action.startswith(("addbot:", "kick:", "host:")):
                 await self.lobby_action(interaction, table.channel_id, action, edit=True)
             elif action == "me":
                 await self.show_private_view(interaction, table)
@@ -96,10 +96,12 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         table = service.table(channel_id)
         if edit:
             presenter.hold(table.id)
-        shown = None
+        shown = reply = None
         try:
             if verb == "join":
                 await service.join(channel_id, seat_for(interaction.user))
+            elif verb.startswith(("kick:", "host:")):
+                reply = await self._host_tool(interaction, channel_id, verb)
             elif verb == "leave":
                 await service.leave(channel_id, interaction.user.id)
             elif verb.startswith("addbot:"):
@@ -118,15 +120,28 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
             if edit:
                 shown = await self._edit_table_message(interaction, table)
             else:
-                await send_ephemeral(
-                    interaction,
-                    t({"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}[verb], locale_of(interaction)),
-                )
+                done = {"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}
+                await send_ephemeral(interaction, reply or t(done[verb], locale_of(interaction)))
         except REFUSALS as error:
             await refuse(interaction, error, table.game)
         finally:
             if edit:
                 presenter.release(table, shown)
+
+    async def _host_tool(self, interaction: discord.Interaction, channel_id: int, verb: str) -> str:
+        """``kick:<seat id>`` / ``host:<seat id>`` from the host's select or slash command; returns the reply."""
+        tool, _, target = verb.partition(":")
+        try:
+            target_id = int(target)
+        except ValueError:
+            raise TableError("illegal_action") from None
+        is_admin = bool(getattr(interaction.permissions, "manage_guild", False))  # as for /game cancel
+        locale = locale_of(interaction)
+        if tool == "kick":
+            seat = await self.bot.tables.remove_player(channel_id, interaction.user.id, target_id, is_admin)
+            return t("ui.removed", locale, name=seat.name)
+        seat = await self.bot.tables.transfer_host(channel_id, interaction.user.id, target_id, is_admin)
+        return t("ui.host_given", locale, name=seat.name)
 
     async def game_action(
         self, interaction: discord.Interaction, table: Table, action: str, version: int | None = None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import has, t
-from bot.render import Menu, controls
+from bot.render import Menu, controls, seat_names
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -99,10 +99,30 @@ def table_view(table: Table, locale: str) -> discord.ui.View:
         elif buttons < 20:
             view.add_item(TableButton(table.id, table.version, control.action, t(control.label, locale), control.style))
             buttons += 1
+    if table.status == "lobby" and (tools := host_tools(table, locale)) is not None:
+        view.add_item(tools)
     if table.status == "running":
         key = f"{table.game}.my_dice"  # a game may name it ("🎲 My hand")
         view.add_item(TableButton(table.id, table.version, "me", t(key if has(key) else "ui.my_dice", locale)))
     return view
+
+
+def host_tools(table: Table, locale: str) -> TableSelect | None:
+    """The lobby's select for the host (anyone may open it; the service refuses others): remove a player or
+    computer player, or hand the host role to another person. At most 10 seats: well under 25 options."""
+    others = [(s, name) for s, name in zip(table.seats, seat_names(table), strict=True) if s.id != table.host_id]
+    options = [
+        discord.SelectOption(label=t("ui.host_remove", locale, name=name)[:100], value=f"kick:{s.id}")
+        for s, name in others
+    ]
+    options += [
+        discord.SelectOption(label=t("ui.host_make", locale, name=name)[:100], value=f"host:{s.id}")
+        for s, name in others
+        if not s.is_bot
+    ]
+    if not options:
+        return None
+    return TableSelect(table.id, table.version, "host", options[:25], t("ui.host_tools", locale))
 
 
 def parse_table_control(custom_id: str, values: list[str] | None) -> tuple[int, int, str] | None:

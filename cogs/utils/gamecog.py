@@ -6,6 +6,8 @@ action commands; discord.py's CogMeta collects the shared commands below from th
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -25,6 +27,22 @@ if TYPE_CHECKING:
 
 def seat_for(user: discord.abc.User) -> Seat:
     return Seat(user.id, getattr(user, "display_name", None) or user.name)
+
+
+MENTION = re.compile(r"<@!?(\d+)>|(-?\d+)")
+
+
+def find_seat(table: Table, text: str) -> int:
+    """The seat id a ``player:`` option names: an autocomplete value (the seat id), a mention, or a name."""
+    text = text.strip()
+    names = seat_names(table)
+    for seat, name in zip(table.seats, names, strict=True):
+        if text.casefold() in (seat.name.casefold(), name.casefold()):
+            return seat.id
+    match = MENTION.fullmatch(text)
+    if match:
+        return int(match[1] or match[2])  # the service refuses an id that is not seated
+    raise TableError("no_such_player", name=text[:50])
 
 
 @app_commands.guild_only()
@@ -105,6 +123,46 @@ class GameCog(commands.GroupCog):
             options = table.engine.options(table.options).changed()
         await send_ephemeral(interaction, rules_text(self.game, options, locale)[:2000])
 
+    @app_commands.command(name="kick", description=t("cmd.kick"))
+    @app_commands.describe(player=t("cmd.kick_player"))
+    async def kick(self, interaction: discord.Interaction, player: str) -> None:
+        await self.host_tool(interaction, "kick", player)
+
+    @app_commands.command(name="host", description=t("cmd.host"))
+    @app_commands.describe(player=t("cmd.host_player"))
+    async def host(self, interaction: discord.Interaction, player: str) -> None:
+        await self.host_tool(interaction, "host", player)
+
+    @kick.autocomplete("player")
+    async def kick_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self.seat_choices(interaction, current, lambda table, seat: seat.id != interaction.user.id)
+
+    @host.autocomplete("player")
+    async def host_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self.seat_choices(interaction, current, lambda table, seat: not seat.is_bot and seat.id != table.host_id)
+
+    def seat_choices(
+        self, interaction: discord.Interaction, current: str, wanted: Callable[[Table, Seat], bool]
+    ) -> list[app_commands.Choice[str]]:
+        """The lobby's seats as autocomplete choices (value: the seat id, so computer players can be named)."""
+        table = self.tables.by_channel.get(interaction.channel_id)
+        if table is None or table.game != self.game or table.status != "lobby":
+            return []
+        typed = current.strip().casefold()
+        return [
+            app_commands.Choice(name=name[:100], value=str(seat.id))
+            for seat, name in zip(table.seats, seat_names(table), strict=True)
+            if wanted(table, seat) and typed in name.casefold()
+        ][:25]
+
+    async def host_tool(self, interaction: discord.Interaction, tool: str, player: str) -> None:
+        try:
+            table = self._table_here(interaction)
+            target = find_seat(table, player)
+            await self.bot.get_cog("Tables").lobby_action(interaction, interaction.channel_id, f"{tool}:{target}")
+        except REFUSALS as error:
+            await refuse(interaction, error, self.game)
+
     async def lobby(self, interaction: discord.Interaction, verb: str) -> None:
         try:
             self._table_here(interaction)
@@ -116,6 +174,10 @@ class GameCog(commands.GroupCog):
 
     def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
         """Controls for the 🎲 My dice reply (e.g. a select of your own hand); none by default."""
+        return None
+
+    def confirmation(self, table: Table, seat: int, action: str, events: list[Any], locale: str) -> str | None:
+        """A private word for the player about their own move that the public log cannot say (a secret bid)."""
         return None
 
     async def play(self, interaction: discord.Interaction, action: str) -> None:
@@ -131,6 +193,9 @@ class GameCog(commands.GroupCog):
             return
         names = seat_names(table)
         lines = [line for e in events if e.public and (line := event_text(table.game, e.kind, e.data, names, locale))]
+        seat = table.seat_of(interaction.user.id)
+        note = self.confirmation(table, seat, action, events, locale) if seat is not None else None
+        lines += [note] if note else []
         secrets = await self.bot.presenter.undelivered(table.id, interaction.user.id)
         if secrets:
             lines += ["", t("ui.dm_closed", locale), *secrets]
