@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -22,7 +23,7 @@ import discord
 from dotenv import find_dotenv, load_dotenv
 
 from bot import simulate, terminal
-from bot.client import DEFAULT_DATABASE, HEARTBEAT_MAX_AGE, DiceTavern, heartbeat_path
+from bot.client import DEFAULT_DATABASE, HEARTBEAT_MAX_AGE, DatabaseUnavailable, DiceTavern, heartbeat_path
 from bot.i18n import t
 
 log = logging.getLogger("dicetavern")
@@ -97,15 +98,17 @@ def one_line(error: BaseException) -> str:
 
 
 def discord_failure(error: BaseException) -> CliError | None:
-    """The one-line error for a failure talking to Discord, or None if ``error`` is something else."""
+    """The one-line error for a failure to start or talk to Discord, or None for anything else (a bug)."""
     if isinstance(error, discord.LoginFailure):
         return CliError(t("cli.bad_token"))
     if isinstance(error, discord.PrivilegedIntentsRequired):
         return CliError(t("cli.intents"))
     if isinstance(error, discord.DiscordException):  # HTTPException (403, 404, 400...), ConnectionClosed, ...
         return CliError(t("cli.refused", error=one_line(error)))
-    if isinstance(error, OSError | aiohttp.ClientError):  # TimeoutError is an OSError
+    if isinstance(error, aiohttp.ClientError | ConnectionError | TimeoutError | socket.gaierror):
         return CliError(t("cli.unreachable", error=one_line(error)), status=3)
+    if isinstance(error, DatabaseUnavailable):  # not Discord's, but as much a setup mistake as a bad token
+        return CliError(t("cli.database", path=error.path, error=one_line(error.error)))
     return None
 
 

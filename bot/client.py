@@ -11,6 +11,7 @@ import gc
 import logging
 import os
 import pkgutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,15 @@ HEARTBEAT_MAX_AGE = 3 * HEARTBEAT_INTERVAL
 def invite_url(application_id: int) -> str:
     permissions = discord.Permissions(**dict.fromkeys(INVITE_PERMISSIONS, True))
     return discord.utils.oauth_url(application_id, permissions=permissions, scopes=INVITE_SCOPES)
+
+
+class DatabaseUnavailable(Exception):
+    """The store could not be opened (a bad DATABASE_PATH, a full disk, a corrupt file)."""
+
+    def __init__(self, path: str, error: BaseException) -> None:
+        super().__init__(f"{path}: {error}")
+        self.path = path
+        self.error = error
 
 
 def heartbeat_path(database_path: str | Path) -> Path:
@@ -88,7 +98,10 @@ class DiceTavern(commands.Bot):
 
     async def setup_hook(self) -> None:
         if not self.commands_only:
-            self.store = await Store.open(self.database_path)
+            try:
+                self.store = await Store.open(self.database_path)
+            except (OSError, sqlite3.Error) as error:
+                raise DatabaseUnavailable(self.database_path, error) from error
             self.tables = TableService(self.store, self.dice, bot_delay=self.bot_delay)
             restored = await self.tables.start()
             log.info("restored %d open tables", len(restored))

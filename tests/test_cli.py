@@ -121,7 +121,19 @@ def test_discord_errors_become_one_line():
     assert "\n" not in str(failure) and "50035" in str(failure) and "Must be between 1 and 32" in str(failure)
     assert cli.discord_failure(discord.LoginFailure("x")).status == 2
     assert cli.discord_failure(ConnectionRefusedError("refused")).status == 3  # not reached: a different status
+    assert cli.discord_failure(PermissionError("a file")) is None  # an OSError, but not the network's
     assert cli.discord_failure(ValueError("a bug")) is None  # not a Discord failure: a traceback is right
+
+
+async def test_a_database_that_cannot_be_opened_is_a_one_line_error(env, tmp_path, capsys):
+    async with FakeDiscord() as fake:
+        fake.add_guild("Tavern")
+        env.setenv("DISCORD_TOKEN", "token")
+        env.setenv("DATABASE_PATH", str(tmp_path))  # a folder, not a database file
+        assert await asyncio.to_thread(cli.main, ["run"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith(f"error: cannot open the database {tmp_path} (DATABASE_PATH): ")
 
 
 # -- start-up: the ready line, the sync hint, the heartbeat, no voice warnings ----------------------------------------
