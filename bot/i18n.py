@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from contextvars import ContextVar
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -22,6 +23,10 @@ from babel import Locale
 log = logging.getLogger(__name__)
 
 DEFAULT = "en"
+
+# Where the text is shown: None on Discord, "terminal" during `dicetavern play`. On a surface, a key's variant
+# ``<key>@<surface>`` (next to the key in its file) replaces the key, e.g. rules that name Discord's buttons.
+SURFACE: ContextVar[str | None] = ContextVar("surface", default=None)
 
 
 @cache
@@ -57,6 +62,12 @@ def has(key: str, locale: str = DEFAULT) -> bool:
     return key in catalog(normalise(locale)) or key in catalog(DEFAULT)
 
 
+def _template(code: str, variant: str | None, key: str) -> str | dict[str, str] | None:
+    texts = catalog(code)
+    found = texts.get(variant) if variant else None
+    return texts.get(key) if found is None else found
+
+
 class _Params(dict):  # type: ignore[type-arg]
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -80,9 +91,11 @@ def t(key: str, locale: Any = DEFAULT, **params: Any) -> str:
 
     A plural entry picks its form by the ``count`` parameter."""
     code = normalise(locale)
-    template = catalog(code).get(key)
+    surface = SURFACE.get()
+    variant = f"{key}@{surface}" if surface else None
+    template = _template(code, variant, key)
     if template is None:
-        code, template = DEFAULT, catalog(DEFAULT).get(key)
+        code, template = DEFAULT, _template(DEFAULT, variant, key)
     if template is None:
         log.warning("missing catalog key %s", key)
         return key

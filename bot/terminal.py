@@ -35,10 +35,11 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from bot.games import Action, Event, IllegalMove, available_games, get_engine
+from bot.games import Event, IllegalMove, available_games, get_engine
 from bot.games.dice import DiceSource, SecureDice, SeededDice
-from bot.i18n import DEFAULT, has, normalise, t
-from bot.render import error_text, event_text, fill, game_module, private_text, seat_names, table_text
+from bot.games.parsing import parse_int, quote
+from bot.i18n import DEFAULT, SURFACE, has, normalise, t
+from bot.render import error_text, event_text, fill, game_module, private_text, rules_text, seat_names, table_text
 from bot.simulate import (
     Chooser,
     _isatty,
@@ -51,15 +52,20 @@ from bot.simulate import (
 )
 from bot.store import Store
 from bot.tables import Seat, Table, TableError, TableService
+from bot.terminal_moves import Moves, Refusal, display_width, wrap
+from bot.terminal_moves import build as build_moves
 
 GUILD = CHANNEL = 0  # the terminal's one "server" and "channel"
 HUMAN_ID = 1
 DEFAULT_PAUSE = 0.8
 DEFAULT_NAME = "Player"
 MENU_REPEAT = 8  # after a wrong answer, repeat the moves inline when there are at most this many
+# Whole words only: a single letter would shadow a move's start ("r" for roll, "t" for throw, "h" for hold).
 QUIT_WORDS = {"quit", "exit", "q", ":q"}
-HELP_WORDS = {"help", "?", "h"}
-TABLE_WORDS = {"table", "t", "show"}
+HELP_WORDS = {"help", "?"}
+RULES_WORDS = {"rules", "rule"}
+TABLE_WORDS = {"table", "show"}
+COMMANDS = ("rules", "help", "table", "quit")  # offered by tab completion at every prompt
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
@@ -70,8 +76,11 @@ OutputFn = Callable[[str], None]
 
 
 def _markdown(text: str, color: bool) -> str:
-    """Discord markdown for a terminal: **bold** / ~~strike~~ become ANSI (or plain), `code` loses its ticks."""
+    """Discord markdown for a terminal: **bold** / *italics* / ~~strike~~ become ANSI (or plain), `code` loses
+    its ticks."""
     text = re.sub(r"\*\*(.+?)\*\*", (lambda m: f"\x1b[1m{m.group(1)}\x1b[0m") if color else r"\1", text)
+    italic = r"(?<![*\w])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![*\w])"
+    text = re.sub(italic, (lambda m: f"\x1b[3m{m.group(1)}\x1b[0m") if color else r"\1", text)
     text = re.sub(r"~~(.+?)~~", (lambda m: f"\x1b[9m{m.group(1)}\x1b[0m") if color else r"\1", text)
     text = re.sub(r"\|\|(.+?)\|\|", r"\1", text)  # a spoiler: only the viewer's own text ever gets here
     return re.sub(r"`([^`]*)`", r"\1", text)
@@ -129,7 +138,13 @@ class TerminalPresenter:
     # -- drawing ----------------------------------------------------------------------------
 
     def say(self, text: str = "") -> None:
-        self.write(_markdown(text, self.color))
+        """One line of output; a line wider than the terminal is wrapped (plain, under a hanging indent)."""
+        plain = _markdown(text, False)
+        if display_width(plain) <= self.width:
+            self.write(_markdown(text, self.color))
+            return
+        for line in wrap(plain, self.width):
+            self.write(line)
 
     def event_line(self, table: Table, event: Event, private: bool = False) -> str | None:
         """The catalog's line for ``event``; a compact ``kind: key=value`` line if the catalog has none."""
@@ -217,37 +232,6 @@ class TerminalPresenter:
 # The prompt
 
 
-def action_menu(legal: list[Action], width: int) -> list[str]:
-    """The legal actions numbered from 1, in columns."""
-    digits = len(str(len(legal)))
-    items = [f"{i:>{digits}}) {a.encode()}" for i, a in enumerate(legal, 1)]
-    cell = max(len(s) for s in items) + 3
-    per_line = max(1, (width - 2) // cell)
-    return [
-        "  " + "".join(s.ljust(cell) for s in items[i : i + per_line]).rstrip() for i in range(0, len(items), per_line)
-    ]
-
-
-def match_action(text: str, legal: list[Action]) -> Action | None:
-    """A legal action from a number, an exact encoding, or an unambiguous prefix of one."""
-    text = text.strip()
-    if text.isdigit():
-        i = int(text)
-        return legal[i - 1] if 1 <= i <= len(legal) else None
-    lowered = text.lower()
-    for action in legal:
-        if action.encode().lower() == lowered:
-            return action
-    candidates = [a for a in legal if a.encode().lower().startswith(lowered)]
-    return candidates[0] if len(candidates) == 1 else None
-
-
-def _choices(legal: list[Action], locale: str = DEFAULT) -> str:
-    if len(legal) == 1:
-        return t("terminal.choices_one", locale)
-    return t("terminal.choices_range", locale, last=len(legal))
-
-
 class Quit(Exception):
     """The person left (``quit`` or end of input)."""
 
@@ -301,6 +285,13 @@ class TerminalGame:
         return t(key, self.locale, **params)
 
     async def run(self) -> int:
+        surface = SURFACE.set("terminal")  # catalog texts in their terminal variants (no DMs, no slash commands)
+        try:
+            return await self._run()
+        finally:
+            SURFACE.reset(surface)
+
+    async def _run(self) -> int:
         store = await Store.open(self.database)
         # The terminal paces computer players itself (and offers a "random" level), so the service doesn't.
         self.service = TableService(store, self.dice, self.presenter, run_dispatcher=False, auto_bots=False)
@@ -380,48 +371,97 @@ class TerminalGame:
     async def _human_turn(self, table: Table) -> None:
         assert self.service is not None
         legal = table.engine.legal_actions(table.state, 0)
-        choices = _choices(legal, self.locale)
-        self._menu(legal)
+        moves = build_moves(table.game, table.engine.view(table.state, 0), legal, self.locale)
+        choices = moves.choices(self.locale)
+        prompt = self.text("terminal.prompt", choices=choices) if choices else self.text("terminal.prompt_free")
+        self._menu(moves)
         while True:
-            try:
-                text = self.read(self.text("terminal.prompt", choices=choices))
-            except (EOFError, KeyboardInterrupt):  # Ctrl-D / Ctrl-C at the prompt: leave cleanly
-                raise Quit from None
-            text = (text or "").strip()
+            text = self._ask(prompt, moves)
             lowered = text.lower()
             if lowered in QUIT_WORDS:
                 raise Quit
             if not text:
-                self.say(self.text("terminal.empty_answer", choices=choices, example=legal[0]))
-                continue
-            if lowered in HELP_WORDS:
-                self._menu(legal)
-                continue
-            if lowered in TABLE_WORDS:
+                self.say(self.text("terminal.empty_answer", example=moves.example()))
+            elif lowered in HELP_WORDS:
+                self._help(moves)
+            elif lowered in RULES_WORDS:
+                self._rules(table)
+            elif lowered in TABLE_WORDS:
                 self.presenter.flush(table, force=True)
-                continue
-            action = match_action(text, legal)
-            if action is None and text.isdigit():
-                self.say(self.text("terminal.no_such_number", number=text, choices=choices))
-                continue
-            try:
-                await self.service.act(CHANNEL, HUMAN_ID, action or Action.parse(text))
+            elif await self._try(table, moves, text):
                 return
-            except (IllegalMove, TableError) as error:
-                self.say(self.text("terminal.rejected", reason=error_text(error, table.locale, table.game)))
-            except (ValueError, TypeError):
-                self.say(self.text("terminal.not_a_move", text=repr(text)))
-            if len(legal) <= MENU_REPEAT:
-                moves = ", ".join(a.encode() for a in legal)
-                self.say(self.text("terminal.moves_hint", moves=moves, choices=choices))
-            else:
-                self.say(self.text("terminal.moves_hint_long", choices=choices, example=legal[0]))
 
-    def _menu(self, legal: list[Action]) -> None:
-        key = "terminal.menu_one" if len(legal) == 1 else "terminal.menu_other"
-        self.say(self.text(key, count=len(legal)))
-        for line in action_menu(legal, self.presenter.width):
-            self.write(line)
+    def _ask(self, prompt: str, moves: Moves) -> str:
+        completions = [*moves.completions(), *COMMANDS]
+        setter = getattr(self.read, "complete", None)
+        if callable(setter):
+            setter(completions)
+        try:
+            return (self.read(prompt) or "").strip()
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D / Ctrl-C at the prompt: leave cleanly
+            raise Quit from None
+
+    async def _try(self, table: Table, moves: Moves, text: str) -> bool:
+        """Play what ``text`` names; on a refusal say why and remind the person of the moves."""
+        assert self.service is not None
+        found = moves.match(text)
+        if isinstance(found, Refusal):  # the reason says what would do (the lowest bid, the values)
+            self.say(self.text("terminal.rejected", reason=found.reason))
+            return False
+        if found is None:
+            self._explain(moves, text)
+            self._remind(moves)
+            return False
+        try:
+            await self.service.act(CHANNEL, HUMAN_ID, found)
+            return True
+        except (IllegalMove, TableError) as error:
+            reason = error_text(error, table.locale, table.game, seat_names(table))
+            self.say(self.text("terminal.rejected", reason=reason))
+        self._remind(moves)
+        return False
+
+    def _explain(self, moves: Moves, text: str) -> None:
+        ambiguous = moves.ambiguous(text)
+        if ambiguous:
+            options = ", ".join(e.label for e in ambiguous)
+            self.say(self.text("terminal.ambiguous", text=quote(text), moves=options))
+        elif moves.numbered and parse_int(text) is not None:
+            self.say(self.text("terminal.no_such_number", number=text, choices=moves.numbers(self.locale)))
+        else:
+            self.say(self.text("terminal.not_a_move", text=quote(text)))
+
+    def _remind(self, moves: Moves) -> None:
+        if moves.typed or len(moves.entries) > MENU_REPEAT:
+            self.say(self.text("terminal.moves_hint_long"))
+        else:
+            key = "terminal.moves_hint" if moves.numbered else "terminal.moves_hint_words"
+            summary, count = moves.summary(self.locale), len(moves.entries)
+            self.say(self.text(key, moves=summary, choices=moves.numbers(self.locale), count=count))
+
+    def _menu(self, moves: Moves) -> None:
+        for line in moves.lines(self.presenter.width, self.locale):
+            self.say(line)
+
+    def _help(self, moves: Moves) -> None:
+        """The commands this prompt understands: the moves, then rules / table / help / quit."""
+        self._menu(moves)
+        game = t(f"game.{self.game}", self.locale)
+        self.say(self.text("terminal.help_title"))
+        for key in ("terminal.help_rules", "terminal.help_table", "terminal.help_help", "terminal.help_quit"):
+            self.say(self.text(key, game=game))
+
+    def _rules(self, table: Table) -> None:
+        """The game's rules for this table's options, as /<game> rules shows them, in terminal words."""
+        changed = table.engine.options(table.options).changed()
+        text = rules_text(table.game, changed, self.locale)
+        width = max(40, self.presenter.width)
+        self.say("")
+        for paragraph in _markdown(text, color=False).split("\n"):  # plain: a bold span may not survive a wrap
+            indent = "  " if paragraph.startswith("•") else ""
+            for line in wrap(paragraph, width, indent):
+                self.write(line)
+        self.say("")
 
     async def _computer_turn(self, table: Table, seat: int) -> None:
         assert self.service is not None
@@ -472,10 +512,49 @@ def computer_name(level: str, index: int, levels: Sequence[str] = (), locale: st
         return t("terminal.bot_name", locale, number=index + 1, level=level)
 
 
+class TtyReader:
+    """``input()`` for a person at a terminal: line editing, history and tab completion (``readline``), and
+    keys typed while the computer players moved are discarded before each prompt, not taken as a move."""
+
+    def __init__(self, stdin: TextIO | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.words: list[str] = []
+        try:
+            import readline
+        except ImportError:  # Windows without pyreadline: plain input() still works
+            self.readline = None
+        else:
+            self.readline = readline
+            readline.set_completer(self._complete)
+            readline.set_completer_delims(" \t")
+            # libedit (macOS) and GNU readline spell the binding differently
+            readline.parse_and_bind("bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete")
+
+    def complete(self, words: Sequence[str]) -> None:
+        """The words tab completes at the next prompt: its moves' words and the commands."""
+        self.words = list(words)
+
+    def _complete(self, text: str, state: int) -> str | None:
+        hits = [w for w in self.words if w.lower().startswith(text.lower())]
+        return hits[state] if state < len(hits) else None
+
+    def flush_typeahead(self) -> None:
+        try:
+            import termios
+
+            termios.tcflush(self.stdin, termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError):  # not a POSIX terminal: nothing to discard
+            pass
+
+    def __call__(self, prompt: str) -> str:
+        self.flush_typeahead()
+        return input(prompt)
+
+
 def _reader(source: InputFn | TextIO | None, write: OutputFn) -> InputFn:
     if source is None:
         if _isatty(sys.stdin):
-            return input
+            return TtyReader()
         source = sys.stdin  # piped: read lines and echo them, so the transcript shows the answers
     if callable(source):
         return source
@@ -506,15 +585,39 @@ def _writer(sink: OutputFn | TextIO | None) -> tuple[OutputFn, bool]:
     return write, color
 
 
-def resolve_levels(levels: str | Sequence[str], computers: int, locale: str = DEFAULT) -> list[str]:
-    """One level for every computer player: ``"hard"``, or ``"easy,hard"`` with one per computer."""
+def parse_levels(levels: str | Sequence[str], locale: str = DEFAULT) -> list[str]:
+    """``"easy, HARD"`` -> ``["easy", "hard"]`` (canonical names); ValueError naming an unknown level."""
     items = [x for x in (levels.split(",") if isinstance(levels, str) else levels) if x.strip()]
-    items = [check_level(x, locale) for x in items] or ["normal"]
+    return [check_level(x, locale) for x in items] or ["normal"]
+
+
+def resolve_levels(levels: str | Sequence[str], computers: int, locale: str = DEFAULT) -> list[str]:
+    """One level for every computer player: ``"hard"`` for all of them, or ``"easy,hard"`` with one per computer."""
+    items = parse_levels(levels, locale)
     if len(items) == 1:
         return items * computers
     if len(items) != computers:
-        raise ValueError(t("terminal.level_count", locale, computers=computers, levels=len(items)))
+        raise ValueError(
+            t(
+                "terminal.level_count",
+                locale,
+                count=computers,
+                players=computers + 1,
+                levels=len(items),
+                names=", ".join(items),
+            )
+        )
     return items
+
+
+def seat_count(players: int | None, levels: list[str], fewest: int) -> int:
+    """The seats a person means: ``--players`` if given; else one computer per level of a list of levels
+    (``--level easy,hard``: three seats); else two, or the game's minimum (one level for every computer)."""
+    if players is not None:
+        return players
+    if len(levels) > 1:
+        return len(levels) + 1
+    return max(2, fewest)
 
 
 async def play(
@@ -535,6 +638,9 @@ async def play(
     locale: str = DEFAULT,
 ) -> int:
     """Play ``game`` in a terminal: the person is seat 0, ``players - 1`` computer players the rest.
+
+    ``level`` is one level for every computer player, or a list (``"easy,hard"``) with one level per computer
+    player; without ``players`` such a list sets the number of seats (you and one computer per level).
 
     Returns an exit status: 0 when the game ended or the person quit, 2 for bad arguments.
     ``input`` is a function like :func:`input` (raising ``EOFError`` at the end) or a text stream;
@@ -558,12 +664,19 @@ async def play(
         fewest, most = engine.player_range(engine.options(options or {}))
     except (ValueError, TypeError) as problem:
         return error(t("terminal.invalid_option", locale, error=problem))
-    players = players or max(2, fewest)
-    if not fewest <= players <= most:
-        name = t(f"game.{game}", locale)
-        return error(t("terminal.player_count", locale, game=name, fewest=fewest, most=most, players=players))
     try:
-        levels = resolve_levels(level, players - 1, locale)
+        listed = parse_levels(level, locale)
+    except ValueError as problem:
+        return error(problem)
+    seats = seat_count(players, listed, fewest)
+    if not fewest <= seats <= most:
+        name = t(f"game.{game}", locale)
+        key = "terminal.player_count" if players is not None or len(listed) == 1 else "terminal.level_seats"
+        counts = {"fewest": fewest, "most": most, "fewest_levels": max(2, fewest - 1), "most_levels": most - 1}
+        return error(t(key, locale, game=name, players=seats, count=len(listed), **counts))
+    players = seats
+    try:
+        levels = resolve_levels(listed, players - 1, locale)
     except ValueError as problem:
         return error(problem)
     if chooser is None and any(lv != "random" for lv in levels):
