@@ -1,0 +1,219 @@
+"""/help: the games, their commands and the table buttons, read from the command tree (never a hand-kept list).
+
+Names and descriptions go through the tree's translator, the one that gives Discord the commands'
+localisations, so /help reads like the command picker in the reader's language. Discord's embed limits
+(field 1024, description 4096, 6000 in all) are kept by dropping detail, never by a failed reply.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContext, TranslationContextLocation
+from discord.ext import commands
+
+from bot.games import available_games
+from bot.i18n import t
+from bot.tables import TableError
+from cogs.utils.replies import locale_of, refuse, send_ephemeral
+
+if TYPE_CHECKING:
+    from bot.client import DiceTavern
+
+FIELD, DESCRIPTION, TOTAL, FIELDS = 1024, 4096, 6000, 25  # Discord's embed limits
+COLOUR = 0x5865F2
+Node = app_commands.Command[Any, ..., Any] | app_commands.Group
+
+
+def fit(lines: list[str], limit: int) -> str:
+    """Whole lines within ``limit`` characters; an ellipsis marks what was left out."""
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > limit - 2:
+            kept.append("…" if kept else line[: limit - 1] + "…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept)
+
+
+def leaves(node: Node) -> list[app_commands.Command[Any, ..., Any]]:
+    """The commands one can type under ``node`` (itself, for a plain command), in the tree's order."""
+    if isinstance(node, app_commands.Command):
+        return [node]
+    return [c for c in node.walk_commands() if isinstance(c, app_commands.Command)]
+
+
+def shared_commands(groups: list[app_commands.Group]) -> list[str]:
+    """Subcommands every game group has with the same description: listed once, not once per game."""
+    if len(groups) < 2:
+        return []
+    described = [{c.name: c.description for c in g.commands if isinstance(c, app_commands.Command)} for g in groups]
+    return [name for name, text in described[0].items() if all(d.get(name) == text for d in described[1:])]
+
+
+class Words:
+    """Command texts in the reader's language, through the tree's translator (as given if it has none)."""
+
+    def __init__(self, translator: app_commands.Translator | None, locale: discord.Locale) -> None:
+        self.translator = translator
+        self.locale = locale
+
+    async def __call__(self, text: str, where: TranslationContextLocation, data: Any) -> str:
+        if self.translator is None:
+            return text
+        done = await self.translator.translate(
+            app_commands.locale_str(text), self.locale, TranslationContext(where, data)
+        )
+        return done or text
+
+    async def path(self, node: Node | None) -> str:
+        """``pig roll`` as the reader types it."""
+        parts = []
+        while node is not None:
+            where = TranslationContextLocation.group_name
+            if isinstance(node, app_commands.Command):
+                where = TranslationContextLocation.command_name
+            parts.append(await self(node.name, where, node))
+            node = node.parent
+        return " ".join(reversed(parts))
+
+    async def describe(self, node: Node) -> str:
+        where = TranslationContextLocation.command_description
+        if isinstance(node, app_commands.Group):
+            where = TranslationContextLocation.group_description
+        return await self(node.description, where, node)
+
+    async def line(self, command: app_commands.Command[Any, ..., Any], locale: str, short: bool = False) -> str:
+        name = command.name if short else "/" + await self.path(command)
+        return t("help.line", locale, command=name, description=await self.describe(command))
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: DiceTavern) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description=t("cmd.help"))
+    @app_commands.describe(game=t("cmd.help_game"))
+    @app_commands.choices(game=[app_commands.Choice(name=t(f"game.{g}"), value=g) for g in available_games()])
+    async def help_command(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
+    ) -> None:
+        words = Words(self.bot.tree.translator, interaction.locale)
+        locale = locale_of(interaction)
+        roots = self.roots(interaction.guild)
+        games = self.game_groups()
+        if game is None:
+            embed = await overview(words, locale, roots, games)
+        else:
+            group = next((r for r in roots if games.get(r.name) == game.value), None)
+            if not isinstance(group, app_commands.Group):
+                await refuse(interaction, TableError("unknown_game", game=game.value))
+                return
+            shared = shared_commands([r for r in roots if isinstance(r, app_commands.Group) and r.name in games])
+            embed = await detail(words, locale, group, game.value, shared)
+        await send_ephemeral(interaction, embed=embed)
+
+    def roots(self, guild: discord.abc.Snowflake | None) -> list[Node]:
+        """Every slash command and group the tree holds (global, then this server's own)."""
+        chat = discord.AppCommandType.chat_input
+        found: dict[str, Node] = {}
+        for scope in (None, guild) if guild is not None else (None,):
+            for node in self.bot.tree.get_commands(guild=scope, type=chat):
+                if isinstance(node, app_commands.Command | app_commands.Group):
+                    found.setdefault(node.name, node)
+        return list(found.values())
+
+    def game_groups(self) -> dict[str, str]:
+        """Group name -> game, from the loaded game cogs (each game's command group is its cog)."""
+        groups = {}
+        for cog in self.bot.cogs.values():
+            game, group = getattr(cog, "game", ""), getattr(cog, "app_command", None)
+            if game and group is not None:
+                groups[group.name] = game
+        return groups
+
+
+async def overview(words: Words, locale: str, roots: list[Node], games: dict[str, str]) -> discord.Embed:
+    """Every game with its own commands, the commands all games share, the rest; less detail if it must."""
+    game_roots = [r for r in roots if isinstance(r, app_commands.Group) and r.name in games]
+    others = [r for r in roots if r not in game_roots]
+    shared = shared_commands(game_roots)
+    buttons = t(
+        "help.buttons",
+        locale,
+        **{k: t(f"ui.{k}", locale) for k in ("join", "leave", "start", "add_bot", "host_tools", "my_dice")},
+    )
+    embed = discord.Embed(title=t("help.title", locale), colour=COLOUR)
+    for compact in (False, True):
+        embed.description = fit([t("help.intro", locale), "", buttons], DESCRIPTION)
+        embed.clear_fields()
+        if shared:
+            names = " ".join([f"`/{await words.path(g)}`" for g in game_roots])
+            lines = [await words.line(c, locale, short=True) for c in game_roots[0].commands if c.name in shared]
+            embed.add_field(name=t("help.shared", locale, groups=names)[:256], value=fit(lines, FIELD), inline=False)
+        for group in game_roots:
+            name, value = await game_field(words, locale, group, games[group.name], shared, compact)
+            embed.add_field(name=name, value=value, inline=False)
+        lines = [await words.line(c, locale) for root in others for c in leaves(root)]
+        if lines:
+            if compact:
+                lines = [" ".join([f"`/{await words.path(c)}`" for root in others for c in leaves(root)])]
+            embed.add_field(name=t("help.other", locale), value=fit(lines, FIELD), inline=False)
+        if len(embed) <= TOTAL and len(embed.fields) <= FIELDS:
+            return embed
+    return trimmed(embed)
+
+
+async def game_field(
+    words: Words, locale: str, group: app_commands.Group, game: str, shared: list[str], compact: bool
+) -> tuple[str, str]:
+    """One game: what it is, its own commands (names only when ``compact``), and where its rules are."""
+    path = await words.path(group)
+    own = [c for c in leaves(group) if c.name not in shared or c.parent is not group]
+    if compact:
+        lines = [" ".join([f"`/{await words.path(c)}`" for c in own])]
+    else:
+        lines = [await words.line(c, locale) for c in own]
+    game_name = t(f"game.{game}", locale)
+    rules = t("help.rules", locale, group=path, game=game_name)
+    value = fit([await words.describe(group), *lines], FIELD - len(rules) - 1) + "\n" + rules
+    return t("help.game", locale, game=game_name, group=path)[:256], value
+
+
+async def detail(words: Words, locale: str, group: app_commands.Group, game: str, shared: list[str]) -> discord.Embed:
+    """One game's every command with its options, its own before the ``shared`` ones; options are dropped
+    before Discord's limits are hit."""
+    path, game_name = await words.path(group), t(f"game.{game}", locale)
+    embed = discord.Embed(title=t("help.detail_title", locale, game=game_name, group=path)[:256], colour=COLOUR)
+    embed.description = fit(
+        [await words.describe(group), "", t("help.rules", locale, group=path, game=game_name)], DESCRIPTION
+    )
+    embed.set_footer(text=t("help.detail_footer", locale))
+    for with_options in (True, False):
+        embed.clear_fields()
+        ordered = sorted(leaves(group), key=lambda c: c.name in shared and c.parent is group)  # stable
+        for command in ordered[:FIELDS]:
+            lines = [await words.describe(command)]
+            for param in command.parameters if with_options else []:
+                option = await words(param.display_name, TranslationContextLocation.parameter_name, param)
+                text = await words(param.description, TranslationContextLocation.parameter_description, param)
+                lines.append(t("help.option", locale, option=option, description=text))
+            embed.add_field(name=f"/{await words.path(command)}"[:256], value=fit(lines, FIELD), inline=False)
+        if len(embed) <= TOTAL:
+            return embed
+    return trimmed(embed)
+
+
+def trimmed(embed: discord.Embed) -> discord.Embed:
+    """The last resort for a tree too big to show: drop fields from the end until it fits."""
+    while embed.fields and (len(embed) > TOTAL or len(embed.fields) > FIELDS):
+        embed.remove_field(len(embed.fields) - 1)
+    return embed
+
+
+async def setup(bot: DiceTavern) -> None:
+    await bot.add_cog(Help(bot))
