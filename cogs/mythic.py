@@ -12,7 +12,7 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.games import IllegalMove
+from bot.games import Event, IllegalMove
 from bot.games.mythical_dice import DIE_TYPES
 from bot.i18n import t
 from bot.render import mythic as render
@@ -139,6 +139,14 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         return view
 
     # -- helpers -------------------------------------------------------------------------------
+    def confirmation(self, table: Table, seat: int, action: str, events: list[Event], locale: str) -> str | None:
+        """The public log says only that a secret bid was placed: tell the bidder, privately, what they bid."""
+        name, _, value = action.partition(":")
+        if name != "bid" or not value.isdigit():
+            return None
+        revealed = any(e.kind == "bids_revealed" for e in events)
+        return t("mythic.bid_confirm_last" if revealed else "mythic.bid_confirm", locale, bid=int(value))
+
 
     def _own_view(self, interaction: discord.Interaction) -> dict | None:
         """The engine's view for the user at this channel's Mythical Dice table, or None."""

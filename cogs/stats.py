@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games import get_engine
 from bot.i18n import t
 from bot.store import repo
 from cogs.utils.replies import locale_of, send_ephemeral
@@ -19,7 +20,29 @@ if TYPE_CHECKING:
 
 PAGE = 10
 GameChoice = Literal["pig", "mia", "mex", "liar", "mythic"]
-SCORED = {"pig", "mex", "mythic"}  # games whose own score means something on a leaderboard
+ALL_GAMES = ("wins", "losses", "neutral")  # across games a best score means nothing
+COUNTED = {"wins": "ui.n_wins", "losses": "ui.n_losses", "neutral": "ui.n_neutral"}
+
+
+def figures_of(game: str | None) -> tuple[str, ...]:
+    """What a record in ``game`` shows (the engine declares it); None: every game together."""
+    return get_engine(game).result_figures() if game else ALL_GAMES
+
+
+def record_text(row: repo.BoardRow, figures: tuple[str, ...], locale: str) -> str:
+    """``2 wins · 1 loss · 1 neutral / 4 games (67% won)``: the counts that mean something for the game."""
+    counts = {"wins": row.wins, "losses": row.losses, "neutral": row.neutral}
+    # Neutral results only where the game has them, and only once there are some: most players have none.
+    shown = [t(COUNTED[f], locale, count=counts[f]) for f in figures if f in COUNTED and (f != "neutral" or counts[f])]
+    decided = row.games - row.neutral
+    rate = t("ui.rate", locale, rate=round(100 * row.win_rate)) if decided else t("ui.rate_none", locale)
+    return t(
+        "ui.record",
+        locale,
+        figures=t("ui.record_sep", locale).join(shown),
+        games=t("ui.n_games", locale, count=row.games),
+        rate=rate,
+    )
 
 
 async def board_page(bot: DiceTavern, guild_id: int, game: str, page: int, locale: str) -> tuple[discord.Embed, int]:
@@ -29,21 +52,12 @@ async def board_page(bot: DiceTavern, guild_id: int, game: str, page: int, local
     page = min(max(page, 1), pages)
     rows = await repo.leaderboard(bot.store, guild_id, game_key, PAGE, (page - 1) * PAGE)
     title = t("ui.board_title", locale, game=t(f"game.{game}", locale) if game_key else t("ui.board_all", locale))
+    figures = figures_of(game_key)
     lines = []
     for rank, row in enumerate(rows, start=(page - 1) * PAGE + 1):
-        extra = t("ui.board_extra_score", locale, best=row.best_score) if game in SCORED else ""
-        lines.append(
-            t(
-                "ui.board_line",
-                locale,
-                rank=rank,
-                name=f"<@{row.user_id}>",
-                wins=row.wins,
-                games=row.games,
-                rate=round(100 * row.win_rate),
-                extra=extra,
-            )
-        )
+        extra = t("ui.board_extra_score", locale, best=row.best_score) if "best" in figures else ""
+        record = record_text(row, figures, locale)
+        lines.append(t("ui.board_line", locale, rank=rank, name=f"<@{row.user_id}>", record=record, extra=extra))
     embed = discord.Embed(title=title, description="\n".join(lines) or t("ui.board_empty", locale), colour=0xFEE75C)
     embed.set_footer(text=t("ui.board_page", locale, page=page, pages=pages))
     return embed, pages
@@ -106,18 +120,7 @@ class Stats(commands.Cog):
         who = member or interaction.user
         rows = await repo.player_stats(self.bot.store, interaction.guild_id, who.id)
         name = getattr(who, "display_name", who.name)
-        lines = [
-            t(
-                "ui.stats_line",
-                locale,
-                game=t(f"game.{game}", locale),
-                games=row.games,
-                wins=row.wins,
-                rate=round(100 * row.win_rate),
-                best=row.best_score,
-            )
-            for game, row in rows.items()
-        ]
+        lines = [self.stats_line(game, row, locale) for game, row in rows.items()]
         embed = discord.Embed(
             title=t("ui.stats_title", locale, name=name),
             description="\n".join(lines) or t("ui.stats_empty", locale, name=name),
@@ -126,4 +129,11 @@ class Stats(commands.Cog):
 
 
 async def setup(bot: DiceTavern) -> None:
+    @staticmethod
+    def stats_line(game: str, row: repo.BoardRow, locale: str) -> str:
+        figures = figures_of(game)
+        extra = t("ui.stats_extra_best", locale, best=row.best_score) if "best" in figures else ""
+        record = record_text(row, figures, locale)
+        return t("ui.stats_line", locale, game=t(f"game.{game}", locale), record=record, extra=extra)
+
     await bot.add_cog(Stats(bot))

@@ -80,15 +80,26 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """A finished game: seats ranked best first (ties share a place), and a per-seat score."""
+    """A finished game: seats ranked best first (ties share a place), and a per-seat score.
+
+    ``neutral``: seats that neither won nor lost (e.g. Liar's Dice single round, D-L7); every seat that is
+    neither a winner nor neutral lost.
+    """
 
     ranking: tuple[tuple[int, ...], ...]
     scores: tuple[int, ...]
 
+    neutral: tuple[int, ...] = ()
     @property
     def winners(self) -> tuple[int, ...]:
         return self.ranking[0] if self.ranking else ()
 
+
+    def result(self, seat: int) -> str:
+        """``win``, ``neutral`` or ``loss``: how ``seat`` ended, as results and leaderboards record it."""
+        if seat in self.winners:
+            return "win"
+        return "neutral" if seat in self.neutral else "loss"
 
 class OptionsBase:
     """Mixin for frozen option dataclasses: dict round trip with validation."""
@@ -156,6 +167,20 @@ class Engine(ABC, Generic[S, OptT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
 
+    # What a result means beyond win or loss, for leaderboards and stats (see ``result_figures``):
+    # an outcome's scores are points where more is better (so a best score means something) ...
+    scores_are_points: ClassVar[bool] = False
+    # ... and an outcome may leave a seat neither winning nor losing (``Outcome.neutral``).
+    neutral_results: ClassVar[bool] = False
+    # Nothing is hidden from anyone: a player's view is the channel's (plus their legal moves).
+    open_information: ClassVar[bool] = False
+
+    @classmethod
+    def result_figures(cls) -> tuple[str, ...]:
+        """The figures a player's record in this game shows: wins and losses, then neutral and best score
+        where they mean something."""
+        neutral = ("neutral",) if cls.neutral_results else ()
+        return ("wins", "losses", *neutral, *(("best",) if cls.scores_are_points else ()))
     def options(self, data: JSON | None = None) -> OptT:
         return self.Options.from_dict(data or {})
 

@@ -174,6 +174,7 @@ def _clone(value: Any) -> Any:
 class LiarsDice(Engine[LiarsState, LiarsOptions]):
     name = "liar"
     title = "Liar's Dice"
+    neutral_results = True  # D-L7: single round, the uninvolved seats
     Options = LiarsOptions
     min_players = 2
     max_players = 6
@@ -460,6 +461,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         n = len(state.counts)
         present = [i for i in range(n) if state.counts[i]]
         ranking: list[tuple[int, ...]] = []
+        neutral: tuple[int, ...] = ()
         if state.options.mode == "single":
             scores = [-1 if state.forfeited[i] else 0 for i in range(n)]
             if state.loser is None:  # everyone else forfeited
@@ -478,7 +480,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         gone = list(reversed(state.out_order))
         ranking += [(i,) for i in gone if not state.forfeited[i]]
         ranking += [(i,) for i in gone if state.forfeited[i]]
-        return Outcome(tuple(ranking), tuple(scores))
+        return Outcome(tuple(ranking), tuple(scores), neutral)
 
     # -- persistence -----------------------------------------------------------------------------
 

@@ -341,6 +341,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
     # -- setup --
 
     def new_game(self, players: int, options: MythicOptions, dice: DiceSource) -> tuple[MythicState, list[Event]]:
+    scores_are_points = True  # the running total after the last hand
         self.check_player_count(players, options)
         start = 0 if options.first_start_player == "host" else dice.sample(range(players), 1)[0]
         state = MythicState(

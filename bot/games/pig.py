@@ -58,6 +58,8 @@ class PigState:
 class Pig(Engine[PigState, PigOptions]):
     name = "pig"
     title = "Pig"
+    scores_are_points = True  # a player's total
+    open_information = True
     Options = PigOptions
     min_players = 2
     max_players = 8

@@ -97,7 +97,8 @@ def _seat_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str
             lines.append(t("liar.seat_out", locale, name=name))
         else:
             marker = "▶️" if seat == view["current"] else "▫️"
-            lines.append(t("liar.seat_line", locale, marker=marker, name=name, count=view["counts"][seat]))
+            dice = t("ui.n_dice", locale, count=view["counts"][seat])
+            lines.append(t("liar.seat_line", locale, marker=marker, name=name, dice=dice))
     return lines
 
 

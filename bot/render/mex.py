@@ -26,6 +26,13 @@ BUTTONS = {
 }
 
 
+def event_params(kind: str, data: dict[str, Any], names: list[str], locale: str) -> dict[str, str]:
+    """Counts shown next to a noun take the catalog's plural forms ("1 life", "3 lives")."""
+    if kind == "start" and isinstance(data.get("lives"), int):
+        return {"lives": t("ui.n_lives", locale, count=data["lives"])}
+    return {}
+
+
 def event_key(kind: str, data: dict[str, Any]) -> str:
     """Pick a template variant, so that no template has to print a Mex as 1000."""
     if kind == "throw":

@@ -18,6 +18,13 @@ from bot.render import Control, Menu, dice_text
 LIFE, NO_LIFE = "♥", "♡"
 
 
+def event_params(kind: str, data: dict[str, Any], names: list[str], locale: str) -> dict[str, str]:
+    """Counts shown next to a noun take the catalog's plural forms ("1 life", "3 lives")."""
+    if kind == "start" and isinstance(data.get("lives"), int):
+        return {"lives": t("ui.n_lives", locale, count=data["lives"])}
+    return {}
+
+
 def event_key(kind: str, data: dict[str, Any]) -> str:
     """Template variants: a Mia announcement, a lie revealed, why a life was lost, a game without a first out."""
     if kind in ("claim", "blind_pass", "dice") and data.get("value") == MIA:

@@ -196,7 +196,7 @@ def _final_lines(view: dict[str, Any], names: list[str], locale: str) -> list[st
         medal = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
         for p in group:
             if view["active"][p]:
-                score, exact = view["scores"][p], view["exact_bids"][p]
+                score, exact = view["scores"][p], t("ui.n_exact_bids", locale, count=view["exact_bids"][p])
                 lines.append(t("mythic.rank_line", locale, place=medal, name=names[p], score=score, exact=exact))
             else:
                 lines.append(t("mythic.rank_left", locale, place=medal, name=names[p], score=view["scores"][p]))
@@ -254,7 +254,7 @@ def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
         lines.append(t("mythic.bidding", locale, max=hand, waiting=waiting))
     else:
         total = sum(b for b in view["bids"] if b is not None)
-        lines.append(t("mythic.bids_total", locale, total=total, tricks=hand))
+        lines.append(t("mythic.bids_total", locale, total=total, tricks=t("ui.n_tricks", locale, count=hand)))
         lines.append(
             t(
                 "mythic.trick_header",

@@ -22,7 +22,7 @@ def controls(view: dict[str, Any]) -> list[Control]:
 
 def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
     o = view["options"]
-    lines = [t("pig.goal", locale, target=o["target"], dice=o["dice"])]
+    lines = [t("pig.goal", locale, target=o["target"], dice=t("ui.n_dice", locale, count=o["dice"]))]
     for seat, name in enumerate(names):
         marker = "▶️" if seat == view["current"] and view["winner"] is None else "▫️"
         if not view["active"][seat]:
@@ -36,7 +36,7 @@ def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
             locale,
             name=names[view["current"]],
             turn_total=view["turn_total"],
-            rolls=view["rolls_this_turn"],
+            rolls=t("ui.n_rolls", locale, count=view["rolls_this_turn"]),
         )
         if view["rolls_this_turn"] and view["last_roll"]:
             line += " · " + t("pig.last_roll", locale, dice=dice_text(view["last_roll"]))

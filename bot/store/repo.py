@@ -101,12 +101,21 @@ async def actions(store: Store, game_id: int) -> list[sqlite3.Row]:
 
 
 def insert_result(
-    game_id: int, guild_id: int, game: str, user_id: int, is_bot: bool, place: int, score: int, won: bool, now: float
+    game_id: int,
+    guild_id: int,
+    game: str,
+    user_id: int,
+    is_bot: bool,
+    place: int,
+    score: int,
+    result: str,
+    now: float,
 ) -> Statement:
     return (
-        "INSERT OR REPLACE INTO results (game_id, guild_id, game, user_id, is_bot, place, score, won, finished_at)"
-        " VALUES (?,?,?,?,?,?,?,?,?)",
-        (game_id, guild_id, game, user_id, int(is_bot), place, score, int(won), now),
+        "INSERT OR REPLACE INTO results"
+        " (game_id, guild_id, game, user_id, is_bot, place, score, won, result, finished_at)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (game_id, guild_id, game, user_id, int(is_bot), place, score, int(result == "win"), result, now),
     )
 
 
@@ -118,9 +127,22 @@ class BoardRow:
     best_score: int
     total_score: int
 
+    """``result`` is ``win``, ``loss`` or ``neutral`` (``Outcome.result``)."""
     @property
     def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+        """Wins among the games that were decided for this player (a neutral result neither helps nor hurts)."""
+        decided = self.games - self.neutral
+        return self.wins / decided if decided else 0.0
+
+
+_RECORD = (
+    "COUNT(*) AS games, SUM(result = 'win') AS wins, SUM(result = 'loss') AS losses,"
+    " SUM(result = 'neutral') AS neutral, MAX(score) AS best, SUM(score) AS total"
+)
+
+
+def _board_row(user_id: int, r: sqlite3.Row) -> BoardRow:
+    return BoardRow(user_id, r["games"], r["wins"], r["best"], r["total"], r["losses"], r["neutral"])
 
 
 async def leaderboard(store: Store, guild_id: int, game: str | None, limit: int, offset: int = 0) -> list[BoardRow]:
@@ -129,12 +151,14 @@ async def leaderboard(store: Store, guild_id: int, game: str | None, limit: int,
         where += " AND game = ?"
         params.append(game)
     rows = await store.fetch_all(
-        f"SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, MAX(score) AS best, SUM(score) AS total"
-        f" FROM results WHERE {where} GROUP BY user_id"
-        f" ORDER BY wins DESC, CAST(wins AS REAL) / COUNT(*) DESC, games DESC, user_id LIMIT ? OFFSET ?",
+        f"SELECT user_id, {_RECORD} FROM results WHERE {where} GROUP BY user_id"
+        " ORDER BY wins DESC, CAST(wins AS REAL) / MAX(1, COUNT(*) - SUM(result = 'neutral')) DESC, games DESC,"
+        " user_id LIMIT ? OFFSET ?",
+    losses: int = 0
+    neutral: int = 0
         (*params, limit, offset),
     )
-    return [BoardRow(r["user_id"], r["games"], r["wins"], r["best"], r["total"]) for r in rows]
+    return [_board_row(r["user_id"], r) for r in rows]
 
 
 async def leaderboard_size(store: Store, guild_id: int, game: str | None) -> int:
@@ -148,11 +172,10 @@ async def leaderboard_size(store: Store, guild_id: int, game: str | None) -> int
 
 async def player_stats(store: Store, guild_id: int, user_id: int) -> dict[str, BoardRow]:
     rows = await store.fetch_all(
-        "SELECT game, COUNT(*) AS games, SUM(won) AS wins, MAX(score) AS best, SUM(score) AS total"
-        " FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game",
+        f"SELECT game, {_RECORD} FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game",
         (guild_id, user_id),
     )
-    return {r["game"]: BoardRow(user_id, r["games"], r["wins"], r["best"], r["total"]) for r in rows}
+    return {r["game"]: _board_row(user_id, r) for r in rows}
 
 
 # -- settings and users ---------------------------------------------------------------------

@@ -125,7 +125,7 @@ async def test_a_three_player_lose_die_game_deals_by_dm_reveals_and_reaches_the_
         assert [s.id for s in table.seats] == [u.id for u in users]
         secrets = Secrets(world, table, users)
         secrets.check()
-        assert "Round 1" in board.text and "🎲 **2**" in board.text
+        assert "Round 1" in board.text and "🎲 **2 dice**" in board.text
         seen_round_by_bob = 0
         step = bids_made = challenges = 0
         used: set[str] = set()
@@ -219,7 +219,7 @@ async def test_a_three_player_lose_die_game_deals_by_dm_reveals_and_reaches_the_
         assert not any("your dice:" in m.text for m in fake.channel_messages(world.channel))
 
         reply = await world.slash(world.carol, "leaderboard", game="liar")
-        assert f"<@{winner.id}>" in reply.text and "1 wins / 1 games" in reply.text
+        assert f"<@{winner.id}>" in reply.text and "1 win · 0 losses / 1 game (100% won)" in reply.text
     for record in fake.interactions:
         assert record.ack_latency is not None and record.ack_latency < 3.0
     fake.assert_no_problems()

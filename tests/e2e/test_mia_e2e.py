@@ -233,7 +233,7 @@ async def test_a_whole_three_player_game_keeps_every_die_secret(world: World):
         assert [r.dice for r in watch.rolls if not r.revealed] == [(5, 3), (2, 1), (3, 3)]
 
         board_reply = await world.slash(world.carol, "leaderboard", game="mia")
-        assert f"<@{world.bob.id}>" in board_reply.text and "1 wins / 1 games" in board_reply.text
+        assert f"<@{world.bob.id}>" in board_reply.text and "1 win · 0 losses / 1 game (100% won)" in board_reply.text
     for record in world.fake.interactions:
         assert record.ack_latency is not None and record.ack_latency < 3.0
     world.fake.assert_no_problems()

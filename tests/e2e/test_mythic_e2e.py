@@ -267,7 +267,9 @@ async def test_a_whole_three_player_game_keeps_every_secret(world: World):
 
         board_reply = await world.slash(world.carol, "leaderboard", game="mythic")
         first = table.seats[outcome.ranking[0][0]]
-        assert f"<@{first.id}>" in board_reply.text and "1 games" in board_reply.text
+        assert (
+            f"<@{first.id}>" in board_reply.text and "1 win · 0 losses / 1 game (100% won) · best" in board_reply.text
+        )
     for record in world.fake.interactions:
         assert record.ack_latency is not None and record.ack_latency < 3.0
     world.fake.assert_no_problems()

@@ -44,9 +44,12 @@ async def test_a_whole_two_player_pig_game_through_commands_and_buttons(world: W
         assert not any(c.endswith(":roll") for c in board.custom_ids())  # a finished table offers no moves
 
         board_reply = await world.slash(world.carol, "leaderboard", game="pig")
-        assert f"<@{world.alice.id}>" in board_reply.text and "1 wins / 1 games" in board_reply.text
+        assert (
+            f"<@{world.alice.id}>" in board_reply.text
+            and "1 win · 0 losses / 1 game (100% won) · best" in board_reply.text
+        )
         stats = await world.slash(world.bob, "stats")
-        assert stats.ephemeral and "1 games, 0 wins" in stats.text
+        assert stats.ephemeral and "0 wins · 1 loss / 1 game (0% won), best score" in stats.text
     for record in world.fake.interactions:
         assert record.ack_latency is not None and record.ack_latency < 3.0
     # one table message, edited: the channel never sees more than Discord's ~5 messages per 5 s
@@ -177,7 +180,17 @@ async def test_the_leaderboard_paginates(world: World):
         ]
         await bot.store.write(games)
         statements = [
-            repo.insert_result(game_id, world.guild.id, "pig", 1000 + game_id, False, 1, 100, game_id % 3 == 0, 0.0)
+            repo.insert_result(
+                game_id,
+                world.guild.id,
+                "pig",
+                1000 + game_id,
+                False,
+                1,
+                100,
+                "win" if game_id % 3 == 0 else "loss",
+                0.0,
+            )
             for game_id in range(1, 26)
         ]
         await bot.store.write(statements)
