@@ -328,7 +328,7 @@ def _mia(view: dict[str, Any], legal: list[Action], locale: str) -> Moves:
 
 # -- Liar's Dice -----------------------------------------------------------------------------------
 
-BID = re.compile(r"^(?:bid\s*)?([0-9]+)\s*(?:[x×*]\s*|\s+)([0-9]+|[⚀-⚅])s?$", re.IGNORECASE)
+BID = re.compile(r"^([0-9]+)\s*(?:[x×*]\s*|\s+)([0-9]+|[⚀-⚅])s?$", re.IGNORECASE)
 
 
 def _liar(view: dict[str, Any], legal: list[Action], locale: str) -> Moves:

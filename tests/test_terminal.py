@@ -11,11 +11,15 @@ import pytest
 
 import bot.i18n
 import bot.render
-from bot import terminal
-from bot.games import Action, Event
-from bot.i18n import catalog, t
+from bot import terminal, terminal_moves
+from bot.games import Action, Event, get_engine
+from bot.games.dice import SeededDice
+from bot.i18n import SURFACE, catalog, t
+from bot.render import rules_text
 from bot.tables import Seat, Table
-from bot.terminal import TerminalPresenter, action_menu, match_action, play, resolve_levels
+from bot.terminal import TerminalPresenter, play, resolve_levels, seat_count
+from bot.terminal_moves import Entry, Moves, Refusal, display_width, wrap
+from bot.terminal_moves import build as build_moves
 
 
 class Script:
@@ -57,19 +61,19 @@ async def test_pig_game_against_a_computer_player_to_the_end():
     code, lines = await run("pig", script, level="normal", options={"target": "30"})
     text = "\n".join(lines)
     assert code == 0
-    # the prompt lists the legal actions, numbered
-    assert "Your move — 1 choice:" in text and "  1) roll" in lines
-    assert "  1) roll   2) hold" in lines
+    # the prompt lists the legal moves by their catalog words, numbered
+    assert "Your move — 1 choice:" in text and "  1) Roll" in lines
+    assert "  1) Roll   2) Hold" in lines
     assert script.prompts[0] == "Your move [1] > "
     # invalid input: a clear message, then the same prompt again
-    assert "✗ You must roll at least once before you hold." in text
-    assert "✗ That is not a legal move now." in text and "  Your moves: roll (or their numbers 1)." in text
+    assert "✗ You must roll at least once before you hold." in text  # a known move, not legal yet: the engine's why
+    assert "✗ 'banana' is not a move here." in text and "  Your move: Roll (or its number, 1)." in text
     assert "✗ There is no move 7: choose 1, or type a move." in text
-    assert "Type a number (1) or a move such as roll; 'quit' leaves." in text
+    assert "Type a move (for example roll); 'help' lists the commands, 'quit' leaves." in text
     assert script.prompts[:6] == ["Your move [1] > "] * 6
     # the table body is drawn for seat 0, and the game ends with a result line
     assert "── 🎲 Pig — in play" in text and "── 🎲 Pig — finished" in text
-    assert "First to 30 wins · 1 die/dice" in text
+    assert "First to 30 wins · 1 die" in lines
     result = [line for line in lines if line.startswith("🏁 Result: ")]
     assert len(result) == 1 and "Ann" in result[0] and "🤖" in result[0]
     assert lines[-1] in ("🏆 You win!", "You lost this one. Another game?")
@@ -77,7 +81,7 @@ async def test_pig_game_against_a_computer_player_to_the_end():
 
 
 async def test_typed_actions_and_prefixes_are_accepted():
-    # "roll" typed out; "ho" is an unambiguous prefix of "hold" once holding is legal
+    # "roll" typed out; "ho" is an unambiguous start of "Hold" once holding is legal
     prompts: list[str] = []
 
     def answer(prompt: str) -> str:
@@ -98,19 +102,32 @@ async def test_play_is_deterministic_with_a_seed():
 
 
 async def test_mia_game_against_a_computer_player_to_the_end():
-    script = Script(["fly", "claim:99", "0"])
-    code, lines = await run("mia", script, level="normal", options={"lives": "2"}, seed=2)
+    def answer(prompt: str) -> str:  # announce Mia (always legal for the holder); else the first listed move
+        return "mia" if prompt == "Your move > " else "1"
+
+    script = Script(["fly", "claim:99", "0", "7"], then=None)
+    script.then = None
+    answers = iter(script.answers)
+
+    def read(prompt: str) -> str:
+        script.prompts.append(prompt)
+        return next(answers, None) or answer(prompt)
+
+    code, lines = await run("mia", read, level="normal", options={"lives": "2"}, seed=2)
     text = "\n".join(lines)
     assert code == 0
     assert "── 🎲 Mia — in play" in text and "── 🎲 Mia — finished" in text
-    # the menus number the legal moves (claims while announcing, challenge/roll while responding)
-    assert any(") claim:" in line for line in lines)
-    assert any(") challenge" in line for line in lines)
+    # announcing: the legal values to type; responding: the catalog's words, numbered
+    assert any(line.startswith("  📣 Announce a value by typing it: ") for line in lines)
+    assert any("1) Believe & roll" in line and "2) Liar!" in line for line in lines) or any(
+        "1) Concede" in line for line in lines
+    )
     # invalid input is explained and the prompt repeats
     errors = [line for line in lines if line.startswith("✗ ")]
-    assert len(errors) == 3, errors
-    assert "✗ There is no move 0" in errors[2]
-    assert script.prompts[0] == script.prompts[1] == script.prompts[2] == script.prompts[3]
+    assert errors[0] == "✗ 'fly' is not a move here."
+    assert errors[1].startswith("✗ 99 is not a Mia value")  # an encoded move still reaches the engine
+    assert errors[2].startswith("✗ '0' is not a Mia value") and errors[3].startswith("✗ '7' is not a Mia value")
+    assert script.prompts[:5] == ["Your move > "] * 5
     # the person's own dice are shown privately; the result line ends the game
     assert any(line.startswith("🔒 ") for line in lines)
     assert sum(line.startswith("🏁 Result: ") for line in lines) == 1
@@ -119,7 +136,7 @@ async def test_mia_game_against_a_computer_player_to_the_end():
 async def test_three_players_with_one_level_each():
     code, lines = await run("pig", Script(), players=3, level="easy,hard", options={"target": "25"})
     assert code == 0
-    assert "Pig: Ann against 2 computer player(s) (easy, hard)." in lines
+    assert "Pig: Ann against 2 computer players (easy, hard)." in lines
     result = next(line for line in lines if line.startswith("🏁 Result: "))
     assert result.count("🤖") == 2
 
@@ -152,7 +169,10 @@ async def test_bad_arguments_are_reported():
         ({"game": "pig", "options": {"colour": "red"}}, "invalid option colour"),
         ({"game": "pig", "players": 9}, "takes 2-8 players"),
         ({"game": "pig", "level": "godlike"}, "unknown level 'godlike'"),
-        ({"game": "pig", "players": 4, "level": "easy,hard"}, "one per computer player (3)"),
+        ({"game": "pig", "players": 4, "level": "easy,hard"}, "there are 3 computer players, but --level lists 2"),
+        ({"game": "pig", "players": 2, "level": "easy,hard"}, "there is 1 computer player, but --level lists 2"),
+        ({"game": "pig", "level": ",".join(["easy"] * 8)}, "Pig takes 2-8 players with these options, but 8 levels"),
+        ({"game": "pig", "players": 3, "level": "easy,wizard"}, "unknown level 'wizard'"),
     ):
         lines: list[str] = []
         code = await play(input=Script(), output=lines.append, pause=0, **kwargs)
@@ -170,6 +190,7 @@ async def test_a_missing_render_module_falls_back_to_the_raw_view(monkeypatch):
 
     monkeypatch.setattr(bot.render, "game_module", game_module)
     monkeypatch.setattr(terminal, "game_module", game_module)
+    monkeypatch.setattr(terminal_moves, "game_module", game_module)
     code, lines = await run("pig", Script(), options={"target": "20"})
     text = "\n".join(lines)
     assert code == 0
@@ -205,25 +226,60 @@ def test_events_without_a_template_get_a_compact_line():
     assert lines == ["no_such_event: player=🤖 Bot amount=3"]  # "turn" has an empty template: skipped
 
 
-def test_menu_and_matching():
-    legal = [Action("claim", (v,)) for v in (31, 32, 41, 42, 43, 51, 52, 53, 54, 61, 62)]
-    menu = action_menu(legal, 50)
-    assert menu[0] == "   1) claim:31    2) claim:32    3) claim:41"
-    assert menu[-1].strip().startswith("10) claim:61")
-    assert match_action("3", legal) == Action("claim", (41,))
-    assert match_action("claim:53", legal) == Action("claim", (53,))
-    assert match_action("CLAIM:62", legal) == Action("claim", (62,))
-    assert match_action("claim:6", legal) is None  # ambiguous prefix
-    assert match_action("12", legal) is None
-    assert match_action("ho", [Action("roll"), Action("hold")]) == Action("hold")
+def test_menu_columns_and_matching():
+    entries = [Entry(label, Action(name)) for label, name in (("🎲 Throw", "throw"), ("✋ Stand", "stand"))]
+    entries.append(Entry("⏹️ End round", Action("end_round")))
+    moves = Moves(entries, known=[Entry("Keep ⚀ 1", Action("hold", (1,)))])
+    menu = moves.lines(40, "en")
+    assert menu[0] == "Your move — 3 choices:"
+    assert menu[1] == "  1) 🎲 Throw      2) ✋ Stand"  # emoji take two columns, so the cells line up
+    assert menu[2] == "  3) ⏹️ End round"
+    assert moves.match("2") == Action("stand")
+    assert moves.match("end") == moves.match("End Round") == moves.match("round") == Action("end_round")
+    assert moves.match("THROW") == Action("throw")
+    assert moves.match("keep 1") == Action("hold", (1,))  # known but not legal: the engine will say why
+    assert moves.match("end_round") == Action("end_round")  # an encoded move is still understood
+    assert moves.match("4") is None and moves.match("²") is None and moves.match("fly") is None
+    two = Moves([Entry("Keep ⚀ 1", Action("hold", (1,))), Entry("Keep ⚁ 2", Action("hold", (2,)))])
+    assert two.match("keep") is None and [e.label for e in two.ambiguous("keep")] == ["Keep ⚀ 1", "Keep ⚁ 2"]
+    assert wrap("  a bb ccc dddd", 8, "    ") == ["  a bb", "    ccc", "    dddd"]
 
 
 def test_levels_for_the_computer_players():
     assert resolve_levels("hard", 3) == ["hard"] * 3
     assert resolve_levels("easy, HARD", 2) == ["easy", "hard"]
     assert resolve_levels("random", 1) == ["random"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="give one level for all of them or 3 levels"):
         resolve_levels("easy,hard", 3)
+    # what a person means: one level for all; a list of levels is one computer player each
+    assert seat_count(None, ["hard"], 2) == 2
+    assert seat_count(None, ["hard"], 3) == 3
+    assert seat_count(None, ["easy", "hard"], 2) == 3
+    assert seat_count(None, ["easy", "hard", "normal", "easy"], 3) == 5
+    assert seat_count(4, ["easy", "hard"], 2) == 4  # --players wins; resolve_levels then says they disagree
+
+
+def test_a_list_of_levels_sets_the_number_of_computer_players():
+    """Regression: the README's `dicetavern play liar --level easy,hard -o raise_rule=pirates` failed with
+    "give one level, or one per computer player (1); got 2"."""
+    out = io.StringIO()
+    args = terminal.build_parser().parse_args(
+        ["liar", "--level", "easy,hard", "-o", "raise_rule=pirates", "--seed", "3", "--pause", "0"]
+    )
+    assert terminal.main_from_args(args, input=Script(then="liar"), output=out) == 0
+    text = out.getvalue()
+    assert "Liar's Dice: Player against 2 computer players (easy, hard)." in text
+    assert "Options: raise_rule=pirates" in text and "🏁 Result: " in text
+    assert text.count("🤖") and "error:" not in text
+
+
+async def test_levels_and_players_together():
+    # with --players the list must have one level per computer player; one level is for all of them
+    for players, level, expected in ((3, "easy,hard", "(easy, hard)."), (4, "hard", "(hard, hard, hard).")):
+        code, lines = await run("liar", Script(["quit"]), players=players, level=level)
+        assert code == 0 and any(line.endswith(expected) for line in lines), lines[:2]
+    code, lines = await run("mythic", Script(["quit"]), level="easy,hard")  # Mythical Dice needs 3: 2 levels do
+    assert code == 0 and lines[0] == "Mythical Dice: Ann against 2 computer players (easy, hard)."
 
 
 def test_command_line_arguments():
@@ -255,7 +311,7 @@ def catalog_keys(module) -> set[str]:
 
 
 def test_every_terminal_key_is_in_the_english_catalog():
-    used = catalog_keys(terminal)
+    used = catalog_keys(terminal) | catalog_keys(terminal_moves)
     english = catalog("en")
     assert used and all(key.startswith("terminal.") for key in used)
     assert sorted(key for key in used if key not in english) == []
@@ -270,7 +326,9 @@ def test_german_falls_back_to_english_for_missing_terminal_texts():
     missing = [key for key in english if key.startswith(("terminal.", "simulate.")) and key not in german]
     assert missing  # ... but has no terminal texts yet: those come out in English
     for key in missing:
-        params = {field: 0.5 for _, field, _, _ in Formatter().parse(english[key]) if field}
+        texts = english[key].values() if isinstance(english[key], dict) else [english[key]]
+        params = {field: 0.5 for text in texts for _, field, _, _ in Formatter().parse(text) if field}
+        params["count"] = 2
         assert t(key, "de", **params) == t(key, "en", **params), key
     assert t("terminal.prompt", "de-DE", choices="1-2") == "Your move [1-2] > "
 
@@ -287,7 +345,7 @@ async def test_the_locale_reaches_the_table_and_english_fills_the_gaps(monkeypat
     monkeypatch.setattr(terminal.TableService, "create", create)
     code, lines = await run("pig", Script(["quit"]), options={"target": "20"}, locale="de-DE")
     assert code == 0 and created == ["de"]
-    assert "Pig: Ann against 1 computer player(s) (normal)." in lines  # no German text yet: English
+    assert "Pig: Ann against 1 computer player (normal)." in lines  # no German text yet: English
     assert lines[-1] == "You left the table; the game is not finished. Bye!"
 
 
@@ -305,3 +363,316 @@ async def test_terminal_text_comes_from_the_locales_catalog(monkeypatch):
     assert script.prompts == ["Dein Zug [1] > "]
     assert lines[-1] == "Du hast den Tisch verlassen. Tschüss!"
     assert "Your move — 1 choice:" in lines  # not translated here: English
+
+
+# --------------------------------------------------------------------------------------------
+# Every game: the catalog's words in the menus, terminal wording, rules and help at every prompt
+
+INTERNAL_CODE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b|\b[a-z_]+:[\w:-]+")  # end_round, give_up, bid:3:5, play:17
+ACTION_NAMES = {
+    "roll", "hold", "throw", "stand", "end_round", "choose", "peek", "claim", "challenge", "give_up",
+    "challenge_mia", "blind_pass", "bid", "play",
+}  # fmt: skip
+DISCORD_ONLY = re.compile(
+    r"\bDMs?\b|/(?:pig|mia|mex|liar|mythic|game)\b|My dice|My hand|slash|button|menu below|table message|\bselect",
+    re.IGNORECASE,
+)
+FREE_ANSWER = {"mia": "mia", "mythic": "0"}  # at a menu without numbers: always a legal move
+GAME_OPTIONS = {
+    "pig": {"target": "25"},
+    "mia": {"lives": "2", "blind_pass": "any"},
+    "mex": {"starting_lives": "3"},
+    "liar": {"mode": "lose_die", "dice_per_player": "2"},
+    "mythic": {},
+}
+
+
+class Tourist:
+    """Asks for 'help' and the 'rules' at every prompt before moving, and checks each answer's output."""
+
+    def __init__(self, game: str, lines: list[str]) -> None:
+        self.game, self.lines = game, lines
+        self.seen = 0  # lines already checked
+        self.pending: list[str] = []
+        self.last: str | None = None
+        self.prompts = 0
+        self.menus: list[list[str]] = []
+
+    def __call__(self, prompt: str) -> str:
+        new = self.lines[self.seen :]
+        self.seen = len(self.lines)
+        self.check(self.last, new)
+        if not self.pending:
+            self.prompts += 1
+            assert self.prompts < 400, "the game did not end"
+            numbered = any(re.match(r"\s+1\) ", line) for line in self.menus[-1])
+            move = "1" if numbered else FREE_ANSWER[self.game]
+            self.pending = ["help", "rules", move]
+        self.last = self.pending.pop(0)
+        return self.last
+
+    def check(self, answer: str | None, new: list[str]) -> None:
+        name = t(f"game.{self.game}", "en")
+        if answer == "help":
+            assert new[0].startswith("Your move"), new
+            assert "Commands at every prompt:" in new and any(line.startswith("  rules  ") for line in new), new
+            self.menus.append(new[: new.index("Commands at every prompt:")])
+        elif answer == "rules":
+            assert any(line.startswith(f"{name} — ") for line in new), new[:3]
+            assert "⏰ No time limit in the terminal: take your time." in new
+        else:  # after a move (or at the start): the menu for the next prompt ends the output
+            assert not [line for line in new if line.startswith("✗")], new
+            header = max(i for i, line in enumerate(new) if line.startswith("Your move"))
+            self.menus.append(new[header:])
+
+
+def menu_items(menu: list[str]) -> list[str]:
+    """The labels of a menu's listed moves (``1) Roll``, ``· 👀 Peek``)."""
+    items = []
+    for line in menu[1:]:
+        for cell in re.split(r"\s{2,}", line.strip()):
+            label = re.sub(r"^(?:\d+\)|·) ", "", cell)
+            if label != cell:
+                items.append(label)
+    return items
+
+
+@pytest.mark.parametrize("game", ["pig", "mia", "mex", "liar", "mythic"])
+async def test_every_menu_speaks_the_catalog_and_rules_and_help_work_at_every_prompt(game):
+    lines: list[str] = []
+    tourist = Tourist(game, lines)
+    players = 3 if game == "mythic" else 2
+    code = await play(
+        game, players, "normal", GAME_OPTIONS[game], 5, input=tourist, output=lines.append, pause=0, width=80
+    )
+    assert code == 0 and any(line.startswith("🏁 Result: ") for line in lines)
+    assert tourist.prompts >= 2 and len(tourist.menus) >= 2 * tourist.prompts
+    for menu in tourist.menus:
+        for line in menu:
+            assert not INTERNAL_CODE.search(line), line
+        items = menu_items(menu)
+        assert items or len(menu) > 1, menu
+        assert not [label for label in items if label in ACTION_NAMES], menu
+    text = "\n".join(lines)
+    assert not DISCORD_ONLY.search(text), DISCORD_ONLY.search(text)
+    assert not re.search(r"\(s\)|die/dice", text)  # plural forms, not "player(s)"
+    assert all(display_width(line) <= 80 for line in lines), [line for line in lines if display_width(line) > 80]
+
+
+def test_discord_wording_is_caught_by_the_check():
+    for text in ("Your dice come by DM", "the menu below or `/mythic bid`", "🎲 My dice", "use the buttons"):
+        assert DISCORD_ONLY.search(text), text
+    for text in ("end_round", "bid:3:5", "play:17", "give_up", "claim:53"):
+        assert INTERNAL_CODE.search(text), text
+    assert not INTERNAL_CODE.search("  1) Min raise: 2 × ⚀ (ones)   2) Liar!")
+
+
+# --------------------------------------------------------------------------------------------
+# Liar's Dice: typed bids
+
+
+def liar_moves(options: dict | None = None, bids: tuple[tuple[int, int], ...] = ()) -> tuple[Moves, dict]:
+    """The moves of the player to act after ``bids`` in a seeded two-player game of 5 dice each."""
+    engine = get_engine("liar")
+    dice = SeededDice("terminal-liar")
+    state, _ = engine.new_game(2, engine.options(options or {}), dice)
+    for bid in bids:
+        state, _ = engine.apply(state, engine.to_act(state)[0], Action("bid", bid), dice)
+    seat = engine.to_act(state)[0]
+    view = engine.view(state, seat)
+    return build_moves("liar", view, engine.legal_actions(state, seat), "en"), view
+
+
+def test_liar_bids_are_typed_and_the_menu_stays_short():
+    moves, _ = liar_moves(bids=((2, 3),))
+    menu = moves.lines(80, "en")
+    assert menu == [
+        "Your move:",
+        "  1) Min raise: 2 × ⚃ (fours)   2) Liar!",
+        "  📣 Or type any bid as quantity and face, e.g. 2x4 or 2 4 (2 × ⚃ (fours)).",
+    ]
+    assert moves.choices("en") is None  # the prompt is "Your move > ": numbers and bids both work
+    for typed in ("3x5", "3 5", "3×5", "3X5", "3*5", "3 x 5", "3 ⚄", " 3x5 ", "3x5s"):
+        assert moves.match(typed) == Action("bid", (3, 5)), typed
+    assert moves.match("1") == Action("bid", (2, 4))
+    assert moves.match("2") == moves.match("liar") == moves.match("LIAR!") == Action("challenge")
+    assert "bid" not in " ".join(moves.completions()) and "liar" in moves.completions()
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("2x2", "**2 × ⚁** (twos) does not raise **2 × ⚂** (threes) under the poker rule."),
+        ("1 6", "**1 × ⚅** (six) does not raise **2 × ⚂** (threes) under the poker rule."),
+        ("3x", "'3x' is not a bid: type a quantity and a face from 1 to 6, e.g. 3x5 or 3 5 (three fives)."),
+        ("3x5x", "'3x5x' is not a bid"),
+        ("3 5 7", "'3 5 7' is not a bid"),
+        ("3x9", "A die face is 1 to 6, not 9."),
+        ("0x4", "A bid claims at least one die, not 0."),
+        ("11x4", "Only 10 dice are in play, so a bid can claim at most 10 (you said 11)."),
+        ("9" * 30 + "x4", "is not a bid"),
+    ],
+)
+def test_a_wrong_liar_bid_is_refused_with_the_lowest_legal_bid(typed, reason):
+    moves, _ = liar_moves(bids=((2, 3),))
+    refusal = moves.match(typed)
+    assert isinstance(refusal, Refusal), refusal
+    assert reason in refusal.reason
+    assert refusal.reason.endswith("The lowest legal bid now is **2 × ⚃** (fours).")
+
+
+def test_wild_ones_cannot_be_bid_and_the_opening_bid_is_offered():
+    moves, view = liar_moves({"wild_ones": "true"})
+    assert view["bid"] is None
+    assert moves.lines(80, "en")[1] == "  1) Min bid: 1 × ⚁ (two)"  # no Liar! before the first bid
+    refusal = moves.match("3x1")
+    assert isinstance(refusal, Refusal) and refusal.reason.startswith("Ones are wild at this table")
+    assert moves.match("liar") == Action("challenge")  # known, not legal yet: the engine says why
+
+
+async def test_typed_liar_bids_in_a_game_and_the_table_fits_an_80x24_terminal():
+    prompts: list[str] = []
+    screens: list[list[str]] = []
+    lines: list[str] = []
+    answers = ["7x7", "1x9", "2 ⚃", "1x1"]
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        titles = [i for i, line in enumerate(lines) if line.startswith("── 🎲 Liar's Dice")]
+        screens.append(lines[titles[-1] - 1 :])  # the blank line above the table, the table, the menu
+        return answers.pop(0) if answers else "1"
+
+    code = await play("liar", 4, "normal", {}, 8, input=read, output=lines.append, pause=0, name="Ann", width=80)
+    assert code == 0
+    text = "\n".join(lines)
+    assert "✗ '7x7' is not a bid" not in text and "✗ A die face is 1 to 6, not 7." in text
+    assert "✗ A die face is 1 to 6, not 9." in text
+    assert "Ann bids 2 × ⚃ (fours)" in text  # a typed bid is played
+    assert len(screens) >= 3
+    for screen in screens:
+        assert any(line.startswith("🎲 Your dice: ") for line in screen), screen  # your dice stay in view
+        menu = screen[max(i for i, line in enumerate(screen) if line.startswith("Your move")) :]
+        assert len([line for line in menu if not line.startswith("✗")]) <= 3, menu
+        shown = [line for line in screen if not line.startswith("✗")]
+        assert len(shown) + 1 <= 24, shown  # with the prompt line, it fits an 80×24 terminal
+        assert all(display_width(line) <= 80 for line in screen)
+
+
+# --------------------------------------------------------------------------------------------
+# Mia and Mythical Dice
+
+
+def test_mythical_dice_are_rolled_by_number_or_name():
+    view = {
+        "phase": "playing",
+        "legal": ["play:3", "play:7"],
+        "your_dice": [{"id": 3, "type": "red"}, {"id": 7, "type": "griffin"}, {"id": 9, "type": "yellow"}],
+    }
+    legal = [Action("play", (3,)), Action("play", (7,))]
+    moves = build_moves("mythic", view, legal, "en")
+    assert moves.lines(80, "en") == ["Your move — 2 choices:", "  1) 🦅 Griffin   2) 🟥 red"]
+    assert moves.match("1") == moves.match("gri") == moves.match("Griffin") == Action("play", (7,))
+    assert moves.match("red") == moves.match("2") == Action("play", (3,))
+    assert moves.match("yellow") == Action("play", (9,))  # not playable now: the engine says why
+    bidding = build_moves("mythic", {"phase": "bidding"}, [Action("bid", (n,)) for n in range(4)], "en")
+    assert bidding.lines(80, "en") == ["Your move:", "  🤫 Bid: type how many tricks you will take, 0 to 3."]
+    assert bidding.match("2") == Action("bid", (2,)) and bidding.match("9") == Action("bid", (9,))
+
+
+def test_mia_values_are_typed_and_blind_passes_take_a_word():
+    from bot.games.mia import values_above
+
+    claims = [Action("claim", (v,)) for v in values_above(None)]
+    moves = build_moves("mia", {}, [Action("peek"), *claims], "en")
+    menu = moves.lines(80, "en")
+    assert menu[:2] == ["Your move:", "  · 👀 Peek"]  # not numbered: a number is a value here
+    assert menu[2].startswith("  📣 Announce a value by typing it: 31 32 41")
+    assert moves.match("53") == Action("claim", (53,)) and moves.match("mia") == Action("claim", (21,))
+    assert moves.match("peek") == Action("peek")
+    assert isinstance(moves.match("1"), Refusal) and isinstance(moves.match("57"), Refusal)
+    response = [Action("challenge"), Action("roll"), Action("blind_pass", (53,)), Action("blind_pass", (54,))]
+    moves = build_moves("mia", {}, response, "en")
+    assert moves.lines(200, "en")[1] == "  1) Believe & roll   2) Liar!"  # in the order of Discord's buttons
+    assert moves.match("blind 54") == Action("blind_pass", (54,))
+    assert moves.match("roll") == moves.match("believe") == moves.match("1") == Action("roll")
+    refusal = moves.match("blind")
+    assert isinstance(refusal, Refusal) and "type blind and the value, e.g. blind 53" in refusal.reason
+
+
+# --------------------------------------------------------------------------------------------
+# The person's terminal: readline completion, typeahead discarded
+
+
+def test_the_tty_reader_discards_typeahead_and_completes_words(monkeypatch):
+    import builtins
+    import termios
+
+    calls: list[str] = []
+    monkeypatch.setattr(termios, "tcflush", lambda fd, queue: calls.append(f"flush {queue == termios.TCIFLUSH}"))
+    monkeypatch.setattr(builtins, "input", lambda prompt: calls.append(f"input {prompt}") or "roll")
+    reader = terminal.TtyReader(io.StringIO())
+    reader.complete(["roll", "hold", "rules", "help", "quit"])
+    assert reader("Your move [1] > ") == "roll"
+    assert calls == ["flush True", "input Your move [1] > "]  # keys typed during the computers' turns are gone
+    assert [reader._complete("r", i) for i in range(3)] == ["roll", "rules", None]
+    assert reader._complete("H", 0) == "hold"
+    monkeypatch.setattr(terminal, "_isatty", lambda stream: True)
+    assert isinstance(terminal._reader(None, print), terminal.TtyReader)
+
+
+async def test_the_game_offers_the_prompts_words_for_completion():
+    offered: list[list[str]] = []
+
+    class Reader:
+        def complete(self, words):
+            offered.append(list(words))
+
+        def __call__(self, prompt):
+            return "quit" if len(offered) > 1 else "roll"
+
+    code, _ = await run("pig", Reader(), options={"target": "20"})
+    assert code == 0
+    assert offered[0] == ["roll", "rules", "help", "table", "quit"]
+    assert offered[1][:2] == ["roll", "hold"]
+
+
+# --------------------------------------------------------------------------------------------
+# Terminal variants of Discord texts
+
+
+def test_terminal_variants_replace_discord_wording_only_in_the_terminal():
+    discord = t("mythic.your_bid_prompt", "en", max=2)
+    assert "/mythic bid" in discord
+    token = SURFACE.set("terminal")
+    try:
+        assert t("mythic.your_bid_prompt", "en", max=2) == "👉 Bid 0 to 2 tricks: type the number at the prompt."
+        assert t("mythic.your_bid_prompt", "de", max=2) == "👉 Bid 0 to 2 tricks: type the number at the prompt."
+        assert t("pig.roll_button", "en") == "Roll"  # no variant: the shared text
+        for game in ("pig", "mia", "mex", "liar", "mythic"):
+            assert not DISCORD_ONLY.search(rules_text(game, {}, "en")), game
+    finally:
+        SURFACE.reset(token)
+    assert t("mythic.your_bid_prompt", "en", max=2) == discord
+    for game in ("mia", "mex", "liar", "mythic"):
+        assert DISCORD_ONLY.search(rules_text(game, {}, "en")), game  # Discord keeps its own wording
+
+
+async def test_a_game_in_the_terminal_leaves_the_surface_as_it_found_it():
+    assert SURFACE.get() is None
+    code, _ = await run("mythic", Script(["quit"]))
+    assert code == 0 and SURFACE.get() is None
+
+
+def test_every_terminal_variant_has_a_base_text_with_the_same_fields():
+    english = catalog("en")
+    variants = [key for key in english if key.endswith("@terminal")]
+    assert len(variants) >= 8
+
+    def fields(text) -> set[str]:
+        texts = text.values() if isinstance(text, dict) else [text]
+        return {field for one in texts for _, field, _, _ in Formatter().parse(one) if field}
+
+    for key in variants:
+        base = key.removesuffix("@terminal")
+        assert base in english, key
+        assert fields(english[key]) <= fields(english[base]), key  # a variant is given only the base's params
