@@ -139,14 +139,19 @@ async def test_a_database_that_cannot_be_opened_is_a_one_line_error(env, tmp_pat
 # -- start-up: the ready line, the sync hint, the heartbeat, no voice warnings ----------------------------------------
 
 
-async def _run_until_ready(caplog, **options) -> tuple[asyncio.Event, asyncio.Task[None]]:
-    stop = asyncio.Event()
+async def _run_until_ready(fake, caplog, **options) -> tuple[asyncio.Event, asyncio.Task[None]]:
+    """Start `dicetavern run` in this loop; return once it is ready and has checked the registered commands."""
+    stop, mark = asyncio.Event(), fake.mark()
     task = asyncio.create_task(cli._run("token", stop, guild_ready_timeout=0.1, **options))
-    for _ in range(200):
-        if any("ready: " in r.getMessage() for r in caplog.records) or task.done():
-            break
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(0.2)  # on_ready's command check is one more request
+
+    def checked() -> bool:
+        ready = any(r.getMessage().startswith("ready: ") for r in caplog.records)
+        fetched = [c for c in fake.calls(since=mark, method="GET", path_prefix="/applications/") if c.status]
+        return task.done() or (ready and bool(fetched))
+
+    await fake.wait_for(checked, 10, what="the ready line and the command check")
+    await fake.settle()
+    await asyncio.sleep(0.05)  # the bot reads the answer and logs the hint
     return stop, task
 
 
@@ -157,7 +162,7 @@ async def test_start_up_prints_one_ready_line_with_the_invite_and_a_sync_hint(en
     async with FakeDiscord(bot_name="Tavern Bot") as fake:
         fake.add_guild("One")
         fake.add_guild("Two")
-        stop, task = await _run_until_ready(caplog)
+        stop, task = await _run_until_ready(fake, caplog)
         assert (tmp_path / "tavern.sqlite3.heartbeat").exists()  # connected: the health check passes
         stop.set()
         await task
@@ -177,7 +182,7 @@ async def test_start_up_prints_one_ready_line_with_the_invite_and_a_sync_hint(en
 
         caplog.clear()
         assert await cli._sync("token", None) > 0
-        stop, task = await _run_until_ready(caplog)
+        stop, task = await _run_until_ready(fake, caplog)
         stop.set()
         await task
         messages = [r.getMessage() for r in caplog.records]
