@@ -12,13 +12,18 @@ events are never printed. The table is redrawn before each of the person's promp
 changed (a run of computer moves is coalesced into one redraw, like the Discord presenter's
 coalesced edits) and once more at the end.
 
-At the prompt: a number from the list, an encoded action (``hold``, ``claim:53``) or an unambiguous
-prefix of one, ``help`` / ``?`` to list the moves again, ``table`` to redraw, ``quit`` or Ctrl-D
-to leave. Input and output are injectable (a function or a stream) so tests can script a game.
+At the prompt (see :mod:`bot.terminal_moves`): a move by its number or its words, as the catalog labels
+it (``roll``, ``end round``, ``griffin``), or typed when there are too many to list (a Liar's Dice bid
+``3x5``, a Mia value ``53``); ``rules`` for the game's rules at this table, ``help`` for the commands,
+``table`` to redraw, ``quit`` or Ctrl-D to leave. At a real terminal ``readline`` gives history and
+tab completion, and keys typed while the computer players moved are discarded before each prompt.
+Input and output are injectable (a function or a stream) so tests can script a game.
 
 Everything printed comes from the message catalog (``terminal.*`` keys, ``bot/locales/<locale>/
 terminal.json``) in the locale given with ``--locale``, which is also the table's locale; a text
-not yet translated falls back to English.
+not yet translated falls back to English. The game runs with ``bot.i18n.SURFACE`` set to
+``"terminal"``, so a shared text that names Discord (DMs, buttons, slash commands) is replaced by its
+``<key>@terminal`` variant; Discord never sees those.
 """
 
 from __future__ import annotations
@@ -706,16 +711,43 @@ async def play(
     return await session.run()
 
 
+PLAY_DESCRIPTION = """\
+Play a Dice Tavern game in the terminal against computer players, with the
+same rules and table service as on Discord.
+
+At the prompt, type a move by its number or its words (roll, end round,
+griffin ...), a Liar's Dice bid as quantity and face (3x5 or 3 5), or a Mia
+value (53, mia). 'rules' shows this table's rules, 'help' the commands, 'quit'
+(or Ctrl-D) leaves; Tab completes a move's words."""
+
+PLAY_EPILOG = """\
+examples:
+  dicetavern play pig --players 3 --level hard -o target=50
+  dicetavern play liar --level easy,hard -o raise_rule=pirates
+      (you and two computer players, one easy and one hard)
+  dicetavern play mythic --players 4 --seed 7"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("game", help="pig, mia, mex, liar or mythic")
+    parser.description = parser.description or PLAY_DESCRIPTION
+    parser.epilog = parser.epilog or PLAY_EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # keep the examples' lines
+    parser.add_argument("game", help=", ".join(available_games()))
     parser.add_argument(
-        "--players", "-p", type=int, help="seats in all, you included (default: 2, or the game's minimum)"
+        "--players",
+        "-p",
+        type=int,
+        metavar="N",
+        help="seats in all, you included (default: one computer player per level of a --level list; "
+        "else 2, or the game's minimum)",
     )
     parser.add_argument(
         "--level",
         "-l",
         default="normal",
-        help=f"the computer players' level: {', '.join(known_levels())}; or one per computer, e.g. easy,hard",
+        metavar="LEVEL[,LEVEL...]",
+        help=f"the computer players' level ({', '.join(known_levels())}; default normal) for all of them, "
+        "or a list with one level per computer player, e.g. easy,hard",
     )
     add_option_argument(parser)
     parser.add_argument("--seed", help="reproducible dice and computer choices")
@@ -773,10 +805,7 @@ def main_from_args(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="dicetavern play", description="Play a Dice Tavern game in the terminal against computer players."
-    )
-    return add_arguments(parser)
+    return add_arguments(argparse.ArgumentParser(prog="dicetavern play"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -676,3 +676,12 @@ def test_every_terminal_variant_has_a_base_text_with_the_same_fields():
         base = key.removesuffix("@terminal")
         assert base in english, key
         assert fields(english[key]) <= fields(english[base]), key  # a variant is given only the base's params
+
+
+def test_play_help_reads_well_in_an_80_column_terminal(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    text = terminal.build_parser().format_help()
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    assert "dicetavern play liar --level easy,hard -o raise_rule=pirates" in text  # the README's example
+    assert "3x5" in text and "'rules'" in text and "'help'" in text and "Tab completes" in text
+    assert "one computer player per level of a --level list" in " ".join(text.split())
