@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.games import Event, IllegalMove
 from bot.games.mythical_dice import DIE_TYPES
+from bot.games.parsing import parse_int, quote
 from bot.i18n import t
 from bot.render import mythic as render
 from bot.tables import Table
@@ -138,7 +139,6 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
             view.add_item(TableSelect(table.id, table.version, menu.name, options, t(menu.placeholder, locale)))
         return view
 
-    # -- helpers -------------------------------------------------------------------------------
     def confirmation(self, table: Table, seat: int, action: str, events: list[Event], locale: str) -> str | None:
         """The public log says only that a secret bid was placed: tell the bidder, privately, what they bid."""
         name, _, value = action.partition(":")
@@ -147,6 +147,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         revealed = any(e.kind == "bids_revealed" for e in events)
         return t("mythic.bid_confirm_last" if revealed else "mythic.bid_confirm", locale, bid=int(value))
 
+    # -- helpers -------------------------------------------------------------------------------
 
     def _own_view(self, interaction: discord.Interaction) -> dict | None:
         """The engine's view for the user at this channel's Mythical Dice table, or None."""
@@ -167,11 +168,11 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         """
         typed = text.strip().lstrip("#")
         view = self._own_view(interaction)
-        if typed.isdigit() or view is None:
+        if parse_int(typed) is not None or view is None:
             return f"play:{typed}"
         kind = self._die_type(typed, locale_of(interaction))
-        if kind is None:
-            raise IllegalMove("unknown_die", f"Unknown die {text!r}.", die=text)
+        if kind is None:  # also ``²`` or ``①``: digits to str.isdigit(), not to int()
+            raise IllegalMove("unknown_die", f"Unknown die {quote(text)}.", die=text)
         ids = [d["id"] for d in view["your_dice"] if d["type"] == kind]
         if not ids:
             raise IllegalMove("die_not_in_hand", f"You hold no {kind} die.", die=text)

@@ -17,14 +17,23 @@ if TYPE_CHECKING:
     from bot.client import DiceTavern
 
 GameChoice = Literal["pig", "mia", "mex", "liar", "mythic"]
+MAX_OPTIONS_TEXT = 400  # far more than every option of a game takes; a longer paste is refused as a whole
 
 
 def parse_options(text: str) -> dict[str, str]:
-    """``target=50 dice=2`` -> {"target": "50", "dice": "2"}; the engine's Options validate the values."""
+    """``target=50 dice=2`` -> {"target": "50", "dice": "2"}; the engine's Options validate the values.
+
+    Refusals are TableErrors only (their params quote the user's text, which ``error_text`` cuts short)."""
+    if len(text) > MAX_OPTIONS_TEXT:
+        raise TableError("options_too_long", count=len(text), max=MAX_OPTIONS_TEXT, text=text)
+    try:
+        words = shlex.split(text)
+    except ValueError as error:  # an unclosed quote
+        raise TableError("bad_option", option=text, detail=str(error)) from None
     options = {}
-    for word in shlex.split(text):
+    for word in words:
         key, sep, value = word.partition("=")
-        if not sep or not key:
+        if not sep or not key.strip():
             raise TableError("bad_option", option=word, detail="write options as name=value")
         options[key.strip()] = value.strip()
     return options
@@ -68,17 +77,29 @@ class Settings(commands.GroupCog, group_name="settings", group_description=t("cm
         )
         await send_ephemeral(interaction, t("ui.settings_saved", locale_of(interaction), detail=detail))
 
+    @app_commands.command(name="reminders", description=t("cmd.settings_reminders"))
+    @app_commands.describe(state=t("cmd.settings_reminders_state"))
+    async def reminders(self, interaction: discord.Interaction, state: Literal["on", "off"]) -> None:
+        await self.bot.tables.set_reminders(interaction.guild_id, state == "on")
+        locale = locale_of(interaction)
+        detail = f"reminders={t(f'ui.reminders_{state}', locale)}"
+        await send_ephemeral(interaction, t("ui.settings_saved", locale, detail=detail))
+
     @app_commands.command(name="show", description=t("cmd.settings_show"))
     async def show(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
         settings = await self.bot.tables.settings(interaction.guild_id)
         timeout = await self.bot.tables.turn_timeout(interaction.guild_id)
+        on = await self.bot.tables.reminders_on(interaction.guild_id)
+        reminders = t("ui.reminders_on" if on else "ui.reminders_off", locale)
         options = "\n".join(
             f"• {key.split('.', 1)[1]}: " + " ".join(f"{k}={v}" for k, v in value.items())
             for key, value in sorted(settings.items())
             if key.startswith("options.")
         ) or t("ui.settings_none", locale)
-        await send_ephemeral(interaction, t("ui.settings_show", locale, timeout=int(timeout), options=options))
+        await send_ephemeral(
+            interaction, t("ui.settings_show", locale, timeout=int(timeout), reminders=reminders, options=options)
+        )
 
 
 async def setup(bot: DiceTavern) -> None:

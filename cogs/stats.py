@@ -71,9 +71,11 @@ def board_view(guild_id: int, game: str, page: int, pages: int, locale: str) -> 
     return view
 
 
-class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lb:(?P<guild>\d+):(?P<game>\w+):(?P<page>\d+)"
-):
+# ASCII digits of a bounded length: int() of them cannot fail (``\d`` would also match ``٣``, and any length).
+PAGE_ID = r"lb:(?P<guild>[0-9]{1,20}):(?P<game>\w{1,20}):(?P<page>[0-9]{1,9})"
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID):
     def __init__(self, guild_id: int, game: str, page: int, label: str = "", disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(label=label, custom_id=f"lb:{guild_id}:{game}:{max(page, 1)}", disabled=disabled)
@@ -127,8 +129,6 @@ class Stats(commands.Cog):
         )
         await send_ephemeral(interaction, embed=embed)
 
-
-async def setup(bot: DiceTavern) -> None:
     @staticmethod
     def stats_line(game: str, row: repo.BoardRow, locale: str) -> str:
         figures = figures_of(game)
@@ -136,4 +136,6 @@ async def setup(bot: DiceTavern) -> None:
         record = record_text(row, figures, locale)
         return t("ui.stats_line", locale, game=t(f"game.{game}", locale), record=record, extra=extra)
 
+
+async def setup(bot: DiceTavern) -> None:
     await bot.add_cog(Stats(bot))

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games import IllegalMove
 from bot.i18n import t
 from bot.render import event_text, seat_names, table_text
 from bot.tables import Table, TableError
-from cogs.utils.components import TableButton, TableSelect, on_message, parse_table_control, table_view
+from cogs.utils.components import TableButton, TableSelect, on_control, on_message, table_view
 from cogs.utils.gamecog import seat_for
 from cogs.utils.presenter import DiscordPresenter, table_embed
 from cogs.utils.replies import REFUSALS, locale_of, refuse, send_ephemeral, within_deadline
@@ -36,7 +38,7 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         await presenter.load()
         self.bot.presenter = presenter
         self.bot.tables.presenter = presenter
-        self.bot.add_dynamic_items(TableButton, TableSelect)
+        self.bot.add_dynamic_items(TableButton, TableSelect, DmRetryButton)
         self.bot.loop.create_task(self._reshow_tables())
 
     async def _reshow_tables(self) -> None:
@@ -64,11 +66,9 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
         custom_id = str(interaction.data.get("custom_id", ""))
-        parsed = parse_table_control(custom_id, interaction.data.get("values"))  # type: ignore[arg-type]
-        if parsed is None or on_message(interaction.message, custom_id):
-            return  # not ours, or still on the message: the DynamicItem handles it
-        table_id, version, action = parsed
-        await self.on_table_button(interaction, table_id, action, version)
+        if on_message(interaction.message, custom_id):
+            return  # still on the message: the DynamicItem handles it (and refuses a malformed one)
+        await on_control(interaction, custom_id, interaction.data.get("values"))  # type: ignore[arg-type]
 
     async def on_table_button(
         self, interaction: discord.Interaction, table_id: int, action: str, version: int | None = None
@@ -149,30 +149,46 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         presenter = self.bot.presenter
         presenter.hold(table.id)
         shown = None
+        on_table_message = interaction.message is not None and interaction.message.id == table.message_id
+        locale = locale_of(interaction)
         try:
             _, events = await within_deadline(
                 interaction,
                 self.bot.tables.act(table.channel_id, interaction.user.id, action, str(interaction.id), version),
             )
-            on_table_message = interaction.message is not None and interaction.message.id == table.message_id
             if on_table_message:
                 shown = await self._edit_table_message(interaction, table)
         except REFUSALS as error:
-            await refuse(interaction, error, table.game)
+            if not raced_a_redraw(error, table, version):
+                await refuse(interaction, error, table.game)
+                return
+            # The player used the controls they were shown, which the table had moved past (its message is
+            # redrawn at a paced rate): show them the table as it stands now instead of blaming them.
+            news = moved_on_text(table, locale)
+            if on_table_message:
+                shown = await self._edit_table_message(interaction, table)
+                await send_ephemeral(interaction, news)
+            elif interaction.message is not None and interaction.message.flags.ephemeral:
+                await self.show_private_view(interaction, table, [news], edit=True)  # the player's own reply
+            else:  # an older public message: the table as it stands, privately
+                await send_ephemeral(interaction, news, embed=table_embed(table, locale))
             return
         finally:
             presenter.release(table, shown)
-        locale = locale_of(interaction)
+        seat = table.seat_of(interaction.user.id)
+        cog = self.game_cog(table.game)
+        note = cog.confirmation(table, seat, action, events, locale) if cog is not None and seat is not None else None
         if not on_table_message:
             # A control on the player's private reply: redraw that reply in place with what happened and
             # fresh controls, so the next move from it is not mistaken for a double click.
             names = seat_names(table)
             lines = [x for e in events if e.public and (x := event_text(table.game, e.kind, e.data, names, locale))]
-            await self.show_private_view(interaction, table, lines, edit=True)
+            await self.show_private_view(interaction, table, [*lines, *([note] if note else [])], edit=True)
             return
         secrets = await presenter.undelivered(table.id, interaction.user.id)
-        if secrets:
-            await send_ephemeral(interaction, "\n".join([t("ui.dm_closed", locale), *secrets])[:2000])
+        lines = [*([note] if note else []), *([t("ui.dm_closed", locale), *secrets] if secrets else [])]
+        if lines:  # the player's own confirmation (a secret bid) and what a closed DM could not carry
+            await send_ephemeral(interaction, "\n".join(lines)[:2000])
 
     async def _edit_table_message(self, interaction: discord.Interaction, table: Table) -> tuple[object, ...]:
         look = self.bot.presenter.look(table)
@@ -192,12 +208,12 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         if seat is None or table.state is None:
             await send_ephemeral(interaction, t("ui.spectator", locale))
             return
-        lines = [
-            *(news or []),
-            *([""] if news else []),
-            t("ui.your_view", locale),
-            *table_text(table, locale, seat).body,
-        ]
+        if table.engine.open_information:  # the table message shows it all: say so, plus what is only for them
+            public = set(table_text(table, locale).body)
+            own = [t("ui.no_secrets", locale), *(x for x in table_text(table, locale, seat).body if x not in public)]
+        else:
+            own = [t("ui.your_view", locale), *table_text(table, locale, seat).body]
+        lines = [*(news or []), *([""] if news else []), *own]
         secrets = await self.bot.presenter.undelivered(table.id, interaction.user.id)
         if secrets:  # what a closed DM could not carry, as it was sent (the view above may have moved on)
             lines += ["", t("ui.dm_closed", locale), *secrets]
@@ -206,6 +222,8 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         cog = self.game_cog(table.game)
         if cog is not None and table.running:
             view = cog.private_view(table, seat, locale)
+        if interaction.user.id in self.bot.presenter.dms_closed and not table.engine.open_information:
+            view = with_dm_retry(view, table.id, locale)
         if edit:
             kwargs = {"content": content, "view": view or discord.ui.View(), "embed": None}
             if interaction.response.is_done():
@@ -215,11 +233,70 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         else:
             await send_ephemeral(interaction, content, **({"view": view} if view else {}))
 
+    async def retry_dm(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The "Send my dice by DM" button: try a DM at once, whatever the "DMs closed" mark says; say how it went."""
+        locale = locale_of(interaction)
+        table = self.bot.tables.by_id.get(table_id)
+        seat = table.seat_of(interaction.user.id) if table is not None else None
+        if table is None or seat is None or table.state is None:
+            await refuse(interaction, TableError("stale_button"))
+            return
+        presenter = self.bot.presenter
+        text = "\n".join([presenter.dm_header(table), *table_text(table, locale, seat).body])[:2000]
+        sent = await within_deadline(interaction, presenter.send_dm(interaction.user.id, text))
+        key = {True: "ui.dm_retry_sent", False: "ui.dm_retry_closed", None: "ui.dm_retry_failed"}[sent]
+        await send_ephemeral(interaction, t(key, locale))
+
     def game_cog(self, game: str):  # noqa: ANN201 - GameCog, imported lazily to keep cogs independent
         for cog in self.bot.cogs.values():
             if getattr(cog, "game", None) == game:
                 return cog
         return None
+
+
+class DmRetryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dm:(?P<table>[0-9]{1,20})"):
+    """``dm:<table id>`` on the 🎲 My dice reply of a player marked "DMs closed": retry the DM now."""
+
+    def __init__(self, table_id: int, label: str = "") -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or "DM", style=discord.ButtonStyle.secondary, custom_id=f"dm:{table_id}"
+        )
+        super().__init__(button)
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> DmRetryButton:
+        return cls(int(match["table"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.get_cog("Tables").retry_dm(interaction, self.table_id)  # type: ignore[union-attr]
+
+
+def with_dm_retry(view: discord.ui.View | None, table_id: int, locale: str) -> discord.ui.View:
+    view = view or discord.ui.View(timeout=None)
+    try:
+        view.add_item(DmRetryButton(table_id, t("ui.dm_retry", locale)))
+    except ValueError:
+        pass  # the game's own controls fill the reply; 🎲 My dice still shows everything
+    return view
+
+
+def raced_a_redraw(error: Exception, table: Table, version: int | None) -> bool:
+    """An illegal move from controls drawn at an older version: the table moved on before the message caught up
+    (a double click of the player's own move is a TableError, "duplicate", and is answered as such)."""
+    return isinstance(error, IllegalMove) and version is not None and version < table.version
+
+
+def moved_on_text(table: Table, locale: str) -> str:
+    """The note for a raced click: the table's last log line, and that it is shown as it stands now."""
+    names = seat_names(table)
+    for kind, data in reversed(table.log):
+        line = event_text(table.game, kind, data, names, locale)
+        if line:
+            return t("ui.moved_on", locale, event=line)
+    return t("ui.moved_on_plain", locale)
 
 
 async def setup(bot: DiceTavern) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from bot.games.dice import DiceSource
+from bot.games.parsing import parse_int, quote
 
 JSON = dict[str, Any]
 _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)  # json.dumps builds one per call
@@ -55,7 +56,7 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         name, *rest = text.split(":")
-        return cls(name, tuple(int(a) if a.lstrip("-").isdigit() else a for a in rest))
+        return cls(name, tuple(a if (n := parse_int(a, signed=True)) is None else n for a in rest))
 
     def __str__(self) -> str:
         return self.encode()
@@ -88,18 +89,18 @@ class Outcome:
 
     ranking: tuple[tuple[int, ...], ...]
     scores: tuple[int, ...]
-
     neutral: tuple[int, ...] = ()
+
     @property
     def winners(self) -> tuple[int, ...]:
         return self.ranking[0] if self.ranking else ()
-
 
     def result(self, seat: int) -> str:
         """``win``, ``neutral`` or ``loss``: how ``seat`` ended, as results and leaderboards record it."""
         if seat in self.winners:
             return "win"
         return "neutral" if seat in self.neutral else "loss"
+
 
 class OptionsBase:
     """Mixin for frozen option dataclasses: dict round trip with validation."""
@@ -125,12 +126,12 @@ class OptionsBase:
                 elif str(value).lower() in ("false", "0", "no", "off"):
                     value = False
                 else:
-                    raise InvalidOptions(key, f"expected true or false, got {value!r}")
+                    raise InvalidOptions(key, f"expected true or false, got {quote(value)}")
             elif isinstance(default, int) and not isinstance(default, bool):
-                try:
-                    value = int(value)
-                except (TypeError, ValueError):
-                    raise InvalidOptions(key, f"expected a whole number, got {value!r}") from None
+                number = parse_int(value.strip() if isinstance(value, str) else value, signed=True)
+                if number is None:
+                    raise InvalidOptions(key, f"expected a whole number, got {quote(value)}")
+                value = number
             kwargs[key] = value
         return cls(**kwargs)
 
@@ -146,12 +147,12 @@ class OptionsBase:
 
 def check_choice(option: str, value: Any, allowed: tuple[Any, ...]) -> None:
     if value not in allowed:
-        raise InvalidOptions(option, f"must be one of {', '.join(map(str, allowed))}; got {value!r}")
+        raise InvalidOptions(option, f"must be one of {', '.join(map(str, allowed))}; got {quote(value)}")
 
 
 def check_range(option: str, value: int, lo: int, hi: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise InvalidOptions(option, f"must be a whole number from {lo} to {hi}; got {value!r}")
+        raise InvalidOptions(option, f"must be a whole number from {lo} to {hi}; got {quote(value)}")
 
 
 S = TypeVar("S")
@@ -166,7 +167,6 @@ class Engine(ABC, Generic[S, OptT]):
     Options: ClassVar[type]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-
     # What a result means beyond win or loss, for leaderboards and stats (see ``result_figures``):
     # an outcome's scores are points where more is better (so a best score means something) ...
     scores_are_points: ClassVar[bool] = False
@@ -181,6 +181,7 @@ class Engine(ABC, Generic[S, OptT]):
         where they mean something."""
         neutral = ("neutral",) if cls.neutral_results else ()
         return ("wins", "losses", *neutral, *(("best",) if cls.scores_are_points else ()))
+
     def options(self, data: JSON | None = None) -> OptT:
         return self.Options.from_dict(data or {})
 

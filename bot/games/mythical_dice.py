@@ -43,6 +43,7 @@ from bot.games.base import (
     check_choice,
 )
 from bot.games.dice import DiceSource
+from bot.games.parsing import parse_int, quote
 
 # --- the dice (table A.1) ---------------------------------------------------------------
 
@@ -76,7 +77,15 @@ def face_value(face: str) -> int | None:
 def parse_counts(dice_set: str) -> tuple[int, ...]:
     if dice_set == "standard":
         return STANDARD_COUNTS
-    return tuple(int(x) for x in dice_set.split(","))
+    return tuple(_count(x) for x in dice_set.split(","))
+
+
+def _count(text: str) -> int:
+    """A count in an option's text: ASCII digits only (``²`` and ``٣`` are not counts), else ValueError."""
+    number = parse_int(text)
+    if number is None:
+        raise ValueError(f"not a count: {quote(text)}")
+    return number
 
 
 @lru_cache(maxsize=32)
@@ -93,7 +102,7 @@ def parse_hands(text: str) -> dict[int, int]:
     for part in text.replace(" ", "").split(","):
         if part:
             k, v = part.split(":")
-            hands[int(k)] = int(v)
+            hands[_count(k)] = _count(v)
     return hands
 
 
@@ -144,7 +153,7 @@ class MythicOptions(OptionsBase):
     def validate(self) -> None:
         for name in ("allow_two_players", "special_lead_sets_no_suit", "bonuses_enabled"):
             if not isinstance(getattr(self, name), bool):
-                raise InvalidOptions(name, f"expected true or false, got {getattr(self, name)!r}")
+                raise InvalidOptions(name, f"expected true or false, got {quote(getattr(self, name))}")
         check_choice("first_start_player", self.first_start_player, ("random", "host"))
         check_choice("hand_leader", self.hand_leader, ("rotate", "last_trick_winner"))
         check_choice("three_way", self.three_way, ("mermaid_wins", "sequential"))
@@ -154,24 +163,25 @@ class MythicOptions(OptionsBase):
         check_choice("bonus_flag_scope", self.bonus_flag_scope, ("trick", "hand", "face_only"))
         check_choice("tie_break", self.tie_break, ("share", "exact_bids"))
         if not isinstance(self.dice_set, str):
-            raise InvalidOptions("dice_set", f"expected 'standard' or seven counts, got {self.dice_set!r}")
+            raise InvalidOptions("dice_set", f"expected 'standard' or seven counts, got {quote(self.dice_set)}")
         try:
             counts = parse_counts(self.dice_set)
         except ValueError:
-            raise InvalidOptions("dice_set", f"expected 'standard' or seven counts, got {self.dice_set!r}") from None
+            expected = f"expected 'standard' or seven counts, got {quote(self.dice_set)}"
+            raise InvalidOptions("dice_set", expected) from None
         if len(counts) != 7 or any(not 0 <= c <= 12 for c in counts):
             raise InvalidOptions(
                 "dice_set", "expected seven counts from 0 to 12 (minotaur,griffin,mermaid,red,yellow,purple,gray)"
             )
         if not isinstance(self.hands_by_players, str):
             raise InvalidOptions(
-                "hands_by_players", f"expected text like 3:8,4:8,5:7,6:6, got {self.hands_by_players!r}"
+                "hands_by_players", f"expected text like 3:8,4:8,5:7,6:6, got {quote(self.hands_by_players)}"
             )
         try:
             hands = parse_hands(self.hands_by_players)
         except ValueError:
             raise InvalidOptions(
-                "hands_by_players", f"expected text like 3:8,4:8,5:7,6:6, got {self.hands_by_players!r}"
+                "hands_by_players", f"expected text like 3:8,4:8,5:7,6:6, got {quote(self.hands_by_players)}"
             ) from None
         bag = sum(counts)
         for players, count in hands.items():
@@ -331,6 +341,7 @@ def hand_score(bid: int, won: list[JSON], hand_no: int, options: MythicOptions) 
 class MythicalDice(Engine[MythicState, MythicOptions]):
     name = "mythic"
     title = "Mythical Dice"
+    scores_are_points = True  # the running total after the last hand
     Options = MythicOptions
     min_players = 3
     max_players = 6
@@ -341,7 +352,6 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
     # -- setup --
 
     def new_game(self, players: int, options: MythicOptions, dice: DiceSource) -> tuple[MythicState, list[Event]]:
-    scores_are_points = True  # the running total after the last hand
         self.check_player_count(players, options)
         start = 0 if options.first_start_player == "host" else dice.sample(range(players), 1)[0]
         state = MythicState(

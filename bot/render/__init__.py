@@ -8,6 +8,7 @@ from importlib import import_module
 from typing import Any
 
 from bot.games import Event, IllegalMove
+from bot.games.parsing import QUOTE_LIMIT, clip
 from bot.i18n import has, t
 from bot.tables.model import Table, TableError
 
@@ -29,6 +30,11 @@ SEAT_KEYS = {
     "ended_early_by",
 }
 SEAT_LIST_KEYS = {"winners", "players", "order"}
+# Refusal params that carry a person's own text: quoted as a short prefix, so a 3,000-character paste is refused
+# in a reply that fits Discord's 2,000 characters. Other text params (an engine's detail) get a looser limit.
+USER_TEXT_KEYS = {"option", "die", "action", "choice", "value", "text", "number"}
+DETAIL_LIMIT = 300
+REFUSAL_LIMIT = 1900
 
 
 def dice_text(faces: list[int] | tuple[int, ...]) -> str:
@@ -59,9 +65,13 @@ def event_text(game: str, kind: str, data: dict[str, Any], names: list[str], loc
     module = game_module(game)
     if hasattr(module, "event_key"):  # a game may pick a variant, e.g. a roll that busts
         kind = module.event_key(kind, data)
-    for key in (f"{game}.event.{kind}", f"event.{kind}"):
+    # A forfeit forced by missed turns (the service tags its events ``why``) reads differently from a /leave.
+    kinds = [f"{kind}_timeouts", kind] if data.get("why") == "timeouts" else [kind]
+    for key in [f"{prefix}.{k}" for k in kinds for prefix in (f"{game}.event", "event")]:
         if has(key, locale):
             params = fill(data, names)
+            if "missed" in data:
+                params["count"] = data["missed"]  # "after {count} missed turns", a plural entry
             if hasattr(module, "event_params"):  # e.g. every hand of a reveal, drawn with names
                 params.update(module.event_params(kind, data, names, locale))
             text = t(key, locale, **params)
@@ -73,20 +83,28 @@ def error_text(error: Exception, locale: str, game: str | None = None, names: li
     """A refusal's text. With the table's seat ``names``, seat numbers in the params (``chooser``, ``player``, …)
     read as bold names, as in the log; without them they stay as the engine gave them."""
     if isinstance(error, TableError):
-        params = dict(error.params)
+        params = _clipped(error.params)
         if "game" in params:
             params["game_name"] = t(f"game.{params['game']}", locale)
-        return t(f"error.{error.code}", locale, **params)
+        return clip(t(f"error.{error.code}", locale, **params), REFUSAL_LIMIT)
     if isinstance(error, IllegalMove):
-        params = dict(error.params)
+        params = _clipped(error.params)
         if names is not None:
             seats = {k: v for k, v in params.items() if k in SEAT_KEYS}
             params.update(fill(seats, names))
         for key in (f"{game}.error.{error.code}", f"error.{error.code}"):
             if game and has(key, locale):
-                return t(key, locale, **params)
-        return error.message  # the engine's own English message names the rule
+                return clip(t(key, locale, **params), REFUSAL_LIMIT)
+        return clip(error.message, REFUSAL_LIMIT)  # the engine's own English message names the rule
     raise TypeError(error)
+
+
+def _clipped(params: dict[str, Any]) -> dict[str, Any]:
+    """Text params cut short: user text to a short prefix, anything else to a few lines."""
+    return {
+        key: clip(value, QUOTE_LIMIT if key in USER_TEXT_KEYS else DETAIL_LIMIT) if isinstance(value, str) else value
+        for key, value in params.items()
+    }
 
 
 @dataclass

@@ -93,6 +93,21 @@ async def recent_interactions(store: Store, limit: int) -> dict[int, list[str]]:
     return found
 
 
+async def last_moves(store: Store) -> list[tuple[int, int, int]]:
+    """(game id, seat, seq) of each seat's last own move in every running game, in one query.
+
+    A move is what ``TableService.act`` logs: one entry whose seq is the table's version after it. Timeouts and
+    forfeits (``timeout``, ``forfeit:…``) are the service's doing, not the player's, and ``start`` has no seat.
+    """
+    rows = await store.fetch_all(
+        "SELECT a.game_id, a.seat, MAX(a.seq) FROM actions a JOIN games g ON g.id = a.game_id"
+        " WHERE g.status = 'running' AND a.seat IS NOT NULL"
+        " AND a.action <> 'timeout' AND a.action NOT LIKE 'forfeit:%'"
+        " GROUP BY a.game_id, a.seat"
+    )
+    return [(game_id, seat, seq) for game_id, seat, seq in rows]
+
+
 async def actions(store: Store, game_id: int) -> list[sqlite3.Row]:
     return await store.fetch_all("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
 
@@ -111,6 +126,7 @@ def insert_result(
     result: str,
     now: float,
 ) -> Statement:
+    """``result`` is ``win``, ``loss`` or ``neutral`` (``Outcome.result``)."""
     return (
         "INSERT OR REPLACE INTO results"
         " (game_id, guild_id, game, user_id, is_bot, place, score, won, result, finished_at)"
@@ -126,8 +142,9 @@ class BoardRow:
     wins: int
     best_score: int
     total_score: int
+    losses: int = 0
+    neutral: int = 0
 
-    """``result`` is ``win``, ``loss`` or ``neutral`` (``Outcome.result``)."""
     @property
     def win_rate(self) -> float:
         """Wins among the games that were decided for this player (a neutral result neither helps nor hurts)."""
@@ -154,8 +171,6 @@ async def leaderboard(store: Store, guild_id: int, game: str | None, limit: int,
         f"SELECT user_id, {_RECORD} FROM results WHERE {where} GROUP BY user_id"
         " ORDER BY wins DESC, CAST(wins AS REAL) / MAX(1, COUNT(*) - SUM(result = 'neutral')) DESC, games DESC,"
         " user_id LIMIT ? OFFSET ?",
-    losses: int = 0
-    neutral: int = 0
         (*params, limit, offset),
     )
     return [_board_row(r["user_id"], r) for r in rows]
@@ -196,13 +211,46 @@ def set_guild_setting(guild_id: int, key: str, value: Any) -> Statement:
     )
 
 
-async def dms_closed_users(store: Store) -> set[int]:
-    return {r[0] for r in await store.fetch_all("SELECT user_id FROM users WHERE dms_closed = 1")}
+async def dms_closed_users(store: Store) -> dict[int, float]:
+    """Users marked "DMs closed", with when the mark was set (0.0 for marks older than the timestamp)."""
+    rows = await store.fetch_all("SELECT user_id, dms_closed_at FROM users WHERE dms_closed = 1")
+    return {r[0]: r[1] or 0.0 for r in rows}
 
 
-def set_dms_closed(user_id: int, closed: bool) -> Statement:
+def set_dms_closed(user_id: int, closed: bool, at: float | None = None) -> Statement:
     return (
-        "INSERT INTO users (user_id, dms_closed) VALUES (?,?)"
-        " ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed",
-        (user_id, int(closed)),
+        "INSERT INTO users (user_id, dms_closed, dms_closed_at) VALUES (?,?,?)"
+        " ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed, dms_closed_at = excluded.dms_closed_at",
+        (user_id, int(closed), at if closed else None),
     )
+
+
+# -- turn reminders -------------------------------------------------------------------------
+
+
+async def reminders(store: Store) -> list[sqlite3.Row]:
+    """Every reminder message still in a channel, with whether its game is still open."""
+    return await store.fetch_all(
+        "SELECT r.game_id, r.channel_id, r.message_id, r.version, g.status IN ('lobby', 'running') AS open"
+        " FROM reminders r LEFT JOIN games g ON g.id = r.game_id"
+    )
+
+
+def set_reminder(game_id: int, channel_id: int, message_id: int | None, version: int = 0) -> Statement:
+    if message_id is None:
+        return "DELETE FROM reminders WHERE game_id = ?", (game_id,)
+    return (
+        "INSERT INTO reminders (game_id, channel_id, message_id, version) VALUES (?,?,?,?)"
+        " ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id,"
+        " version = excluded.version",
+        (game_id, channel_id, message_id, version),
+    )
+
+
+async def turn_starts(store: Store) -> dict[int, float]:
+    """When each running game's current turn began: the time of its latest action."""
+    rows = await store.fetch_all(
+        "SELECT g.id, a.at FROM games g JOIN actions a ON a.game_id = g.id AND a.seq = g.version"
+        " WHERE g.status = 'running'"
+    )
+    return {r[0]: r[1] for r in rows}

@@ -31,7 +31,12 @@ MAX_TIMEOUTS = 3  # consecutive timeouts before a player forfeits
 
 
 class Presenter(Protocol):
-    """Shows a table to people. Must return quickly: network work is scheduled, not awaited."""
+    """Shows a table to people. Must return quickly: network work is scheduled, not awaited.
+
+    A presenter may also have ``remind(table, user_ids, due)``: the turn of ``table.version`` is half over
+    and these people have not acted (see ``TableService._remind``). It is called again for the same turn
+    when a new presenter is attached, so it must ignore a turn it already reminds about.
+    """
 
     def publish(self, table: Table, events: list[Event], *, refresh: bool = True) -> None: ...
 
@@ -39,6 +44,13 @@ class Presenter(Protocol):
 class NullPresenter:
     def publish(self, table: Table, events: list[Event], *, refresh: bool = True) -> None:
         pass
+
+
+def forfeit_events(events: list[Event], why: str) -> list[Event]:
+    """An engine's forfeit events, each tagged with why the seat forfeited (``leave``, ``timeouts``, …):
+    the log says "forfeited after missed turns" rather than "left" (see ``bot.render.event_text``)."""
+    extra = {"why": why, "missed": MAX_TIMEOUTS} if why == "timeouts" else {"why": why}
+    return [Event(e.kind, {**e.data, **extra}, e.to) for e in events]
 
 
 class TableService:
@@ -54,7 +66,12 @@ class TableService:
     ) -> None:
         self.store = store
         self.dice = dice
-        self.presenter: Presenter = presenter or NullPresenter()
+        # Turn reminders: the half-time point of each running table's current turn, fired like a deadline.
+        self._half: dict[int, tuple[float, int]] = {}  # game id -> (half time, version) of its current turn
+        self._half_heap: list[tuple[float, int]] = []  # (half time, game id); one entry per table, like _heap
+        self._half_armed: dict[int, float] = {}
+        self._reminded: dict[int, int] = {}  # game id -> the version whose reminder the presenter was given
+        self.presenter = presenter or NullPresenter()
         self.clock = clock
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
@@ -71,6 +88,19 @@ class TableService:
         self._bot_rng = random.Random(secrets.randbits(64))
         self._bot_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
+    @property
+    def presenter(self) -> Presenter:
+        return self._presenter
+
+    @presenter.setter
+    def presenter(self, presenter: Presenter) -> None:
+        # The Discord presenter attaches after start(): a reminder that fell due before it (a turn past half
+        # time across a restart) is given again to the new presenter, which keeps the ones it already shows.
+        self._presenter = presenter
+        self._reminded.clear()
+        for game_id, (at, version) in list(self._half.items()):
+            self._arm_half(game_id, at, version)
+
     # -- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> list[Table]:
@@ -81,8 +111,16 @@ class TableService:
             self._index(table)
             if row["due"] is not None:
                 self._arm(table.id, row["due"], row["deadline_version"])
+        for game_id, started in (await repo.turn_starts(self.store)).items():
+            table = self.by_id[game_id]
+            if table.deadline is not None:  # a turn already past half time is reminded at once
+                self._arm_half(game_id, (started + table.deadline) / 2, table.version)
         for game_id, interaction_ids in (await repo.recent_interactions(self.store, SEEN)).items():
             self.by_id[game_id].seen.extend(reversed(interaction_ids))
+        for game_id, seat, seq in await repo.last_moves(self.store):
+            table = self.by_id[game_id]  # the double-click guard, as act() left it before the restart
+            if 0 <= seat < len(table.seats):
+                table.acted[table.seats[seat].id] = seq
         if self._run_dispatcher:
             self._dispatcher = asyncio.create_task(self._dispatch_loop(), name="deadline-dispatcher")
         for table in self.by_id.values():
@@ -133,6 +171,8 @@ class TableService:
         self.by_id.pop(table.id, None)
         if self.by_channel.get(table.channel_id) is table:
             del self.by_channel[table.channel_id]
+        self._half.pop(table.id, None)
+        self._reminded.pop(table.id, None)
 
     # -- settings -----------------------------------------------------------------------------
 
@@ -148,6 +188,13 @@ class TableService:
         if seconds is not None and not TIMEOUT_RANGE[0] <= seconds <= TIMEOUT_RANGE[1]:
             raise TableError("bad_timeout", lo=TIMEOUT_RANGE[0], hi=TIMEOUT_RANGE[1])
         await self._set_setting(guild_id, "timeout", seconds)
+
+    async def reminders_on(self, guild_id: int) -> bool:
+        return bool((await self.settings(guild_id)).get("reminders", True))
+
+    async def set_reminders(self, guild_id: int, on: bool) -> None:
+        """Turn reminders at half of the turn time, on (the default) or off for this server."""
+        await self._set_setting(guild_id, "reminders", None if on else False)
 
     async def set_default_options(self, guild_id: int, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """Validate ``options`` with the engine and store them as the server's defaults (None resets)."""
@@ -288,7 +335,7 @@ class TableService:
         gone = table.seats[seat]
         seats = table.seats[:seat] + table.seats[seat + 1 :]
         if not [s for s in seats if not s.is_bot]:
-            await self._close(table, "cancelled", reason="empty")
+            await self._close(table, "cancelled", reason="empty", seats=seats)  # the closed lobby without them
             return
         events = [event]
         host_id = table.host_id
@@ -328,7 +375,14 @@ class TableService:
         self._arm(table.id, table.deadline, table.version)
 
     @staticmethod
-    def _require_lobby(table: Table) -> None:
+    def _require_open(table: Table) -> None:
+        """A table closed while this request waited for its lock (or a stale control) is closed, not "started"."""
+        if table.status not in ("lobby", "running"):
+            raise TableError("table_closed")
+
+    @classmethod
+    def _require_lobby(cls, table: Table) -> None:
+        cls._require_open(table)
         if table.status != "lobby":
             raise TableError("not_in_lobby")
 
@@ -351,20 +405,25 @@ class TableService:
     async def cancel(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
         table = self.table(channel_id)
         async with table.lock:
+            self._require_open(table)
             if user_id != table.host_id and not is_admin:
                 raise TableError("only_host_or_admin")
             await self._close(table, "cancelled", reason="cancelled")
         return table
 
-    async def _close(self, table: Table, status: str, reason: str) -> None:
+    async def _close(self, table: Table, status: str, reason: str, seats: list[Seat] | None = None) -> None:
+        """Close the table; ``seats``: the lobby's seats as it closes (without a last player who left)."""
         now = self.clock()
         closed = [("closed", {"reason": reason})]
+        changed = {} if seats is None else {"seats": [s.to_json() for s in seats]}
         await self.store.write(
             [
-                repo.update_game(table.id, now, status=status, meta=table.meta(closed)),
+                repo.update_game(table.id, now, status=status, meta=table.meta(closed), **changed),
                 repo.set_deadline(table.id, None, table.version),
             ]
         )
+        if seats is not None:
+            table.seats = seats
         table.add_log(closed)
         table.status = status
         table.deadline = None
@@ -394,6 +453,7 @@ class TableService:
                 raise TableError("duplicate")
             if seen_version is not None and table.acted.get(user_id, -1) > seen_version:
                 raise TableError("duplicate")
+            self._require_open(table)
             if not table.running:
                 raise TableError("not_running")
             seat = table.seat_of(user_id)
@@ -402,8 +462,10 @@ class TableService:
             state, events = table.engine.apply(table.state, seat, action, self.dice)
             table.timeouts[seat] = 0
             await self._commit(table, state, events, [(seat, action.encode(), interaction_id)])
-            if seen_version is not None:  # only buttons can be double-clicked; a slash command is deliberate
-                table.acted[user_id] = table.version
+            # A button drawn before this move is stale (a double click). A slash command (no seen_version) is
+            # deliberate and never refused, but it moves acted too: start() restores acted from the action log,
+            # which does not tell buttons from commands.
+            table.acted[user_id] = table.version
             return table, events
 
     def view(self, channel_id: int, user_id: int) -> tuple[Table, dict[str, Any]]:
@@ -414,7 +476,7 @@ class TableService:
 
     async def _forfeit(self, table: Table, seat: int, why: str) -> None:
         state, events = table.engine.forfeit(table.state, seat, self.dice)
-        await self._commit(table, state, events, [(seat, f"forfeit:{why}", None)])
+        await self._commit(table, state, forfeit_events(events, why), [(seat, f"forfeit:{why}", None)])
 
     async def _commit(
         self,
@@ -450,6 +512,7 @@ class TableService:
         table.seen.extend(iid for _, _, iid in entries if iid)
         if due is not None:
             self._arm(table.id, due, version)
+            self._arm_half(table.id, now + (due - now) / 2, version)
         if outcome is not None:
             self._drop(table)
         self.presenter.publish(table, events)
@@ -529,7 +592,8 @@ class TableService:
         while True:
             await self.run_due()
             self._wake.clear()
-            delay = max(0.0, self._heap[0][0] - self.clock()) if self._heap else None
+            tops = [heap[0][0] for heap in (self._heap, self._half_heap) if heap]
+            delay = max(0.0, min(tops) - self.clock()) if tops else None
             try:
                 await asyncio.wait_for(self._wake.wait(), delay)
             except TimeoutError:
@@ -553,7 +617,47 @@ class TableService:
                 fired += await self._expire(table, table.version)
             except Exception:
                 log.exception("deadline of game %s failed", game_id)
+        await self._fire_halves(now)  # after the deadlines: a turn that just timed out needs no reminder
         return fired
+
+    # -- turn reminders -----------------------------------------------------------------------
+
+    def _arm_half(self, game_id: int, at: float, version: int) -> None:
+        """``at`` is half of the turn of ``version``: remind whoever has not acted by then."""
+        self._half[game_id] = (at, version)
+        armed = self._half_armed.get(game_id)
+        if armed is None or at < armed:
+            self._half_armed[game_id] = at
+            heapq.heappush(self._half_heap, (at, game_id))
+            self._wake.set()
+
+    async def _fire_halves(self, now: float) -> None:
+        while self._half_heap and self._half_heap[0][0] <= now:
+            at, game_id = heapq.heappop(self._half_heap)
+            if self._half_armed.get(game_id) == at:
+                del self._half_armed[game_id]
+            half, table = self._half.get(game_id), self.by_id.get(game_id)
+            if half is None or table is None or not table.running:
+                continue
+            if half[0] > now:  # the table moved on: its current turn is half over later
+                self._arm_half(game_id, *half)
+                continue
+            if half[1] == table.version and self._reminded.get(game_id) != table.version:
+                await self._remind(table)
+
+    async def _remind(self, table: Table) -> None:
+        """Half of the turn time is gone: the people still to act get a reminder (computer players never),
+        unless the server turned reminders off. The presenter posts it and deletes it once the table moves."""
+        remind = getattr(self.presenter, "remind", None)
+        if remind is None or table.deadline is None or not await self.reminders_on(table.guild_id):
+            return
+        self._reminded[table.id] = table.version
+        people = [table.seats[s].id for s in table.engine.to_act(table.state) if not table.seats[s].is_bot]
+        if people:
+            try:
+                remind(table, people, table.deadline)
+            except Exception:  # a reminder is a courtesy: it must never stop the dispatcher
+                log.exception("reminder for game %s failed", table.id)
 
     async def _expire(self, table: Table, version: int) -> int:
         async with table.lock:
@@ -574,7 +678,7 @@ class TableService:
                 table.timeouts[seat] += 1
                 if table.timeouts[seat] >= MAX_TIMEOUTS and not engine.is_over(state):
                     state, happened = engine.forfeit(state, seat, self.dice)
-                    events += happened
+                    events += forfeit_events(happened, "timeouts")
                     entries.append((seat, "forfeit:timeouts", None))
             if entries:
                 await self._commit(table, state, events, entries)

@@ -7,11 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games.parsing import parse_int
 from bot.i18n import has, t
 from bot.render import Menu, controls, seat_names
+from bot.tables import TableError
 
 if TYPE_CHECKING:
     from bot.tables import Table
+
+# The text of a game action or lobby verb in a custom_id or a select value: ASCII words joined by colons
+# (``roll``, ``bid:3:4``, ``kick:-1``). Anything else (``bid:²:5``) was not drawn by us.
+ACTION_TEXT = re.compile(r"[A-Za-z0-9_-]+(?::-?[A-Za-z0-9_]+)*")
+MAX_ACTION = 100  # Discord's limit for a custom_id and a select option's value
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -21,9 +28,7 @@ STYLES = {
 }
 
 
-class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dt:(?P<table>\d+):(?P<version>\d+):(?P<action>[\w:-]+)"
-):
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dt:[\s\S]*"):
     """``dt:<table id>:<version>:<action>``: a lobby verb, ``me``, or an encoded game action.
 
     The version is the table's when the button was drawn, so a double click applies once.
@@ -40,16 +45,16 @@ class TableButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
     ) -> TableButton:
-        return cls(int(match["table"]), int(match["version"]), match["action"], item.label or "", "secondary")
+        # Parsed in the callback, where a malformed id can still be answered (a failure here goes unanswered).
+        button = cls(0, 0, "me", item.label or "", "secondary")
+        button.item.custom_id = item.custom_id
+        return button
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        handler = interaction.client.get_cog("Tables")  # type: ignore[union-attr]
-        await handler.on_table_button(interaction, self.table_id, self.action, self.version)
+        await on_control(interaction, self.item.custom_id, None)
 
 
-class TableSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:(?P<table>\d+):(?P<version>\d+):(?P<name>\w+)"
-):
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:[\s\S]*"):
     """``ds:<table id>:<version>:<name>``; each option's value is an encoded game action."""
 
     def __init__(
@@ -74,11 +79,27 @@ class TableSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
     ) -> TableSelect:
-        return cls(int(match["table"]), int(match["version"]), match["name"], list(item.options), item.placeholder)
+        select = cls(0, 0, "menu", list(item.options), item.placeholder)
+        select.item.custom_id = item.custom_id  # parsed in the callback, with the chosen values
+        return select
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        await on_control(interaction, self.item.custom_id, list(self.item.values))
+
+
+async def on_control(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> None:
+    """Hand one of our controls to the Tables cog; a malformed one (forged, an empty select) is refused."""
+    from cogs.utils.replies import refuse  # replies imports the render layer only; kept local for import order
+
+    try:
+        parsed = parse_table_control(custom_id, values)
+    except TableError as error:
+        await refuse(interaction, error)
+        return
+    if parsed is not None:
+        table_id, version, action = parsed
         handler = interaction.client.get_cog("Tables")  # type: ignore[union-attr]
-        await handler.on_table_button(interaction, self.table_id, self.item.values[0], self.version)
+        await handler.on_table_button(interaction, table_id, action, version)
 
 
 def table_view(table: Table, locale: str) -> discord.ui.View:
@@ -102,8 +123,7 @@ def table_view(table: Table, locale: str) -> discord.ui.View:
     if table.status == "lobby" and (tools := host_tools(table, locale)) is not None:
         view.add_item(tools)
     if table.status == "running":
-        key = f"{table.game}.my_dice"  # a game may name it ("🎲 My hand")
-        view.add_item(TableButton(table.id, table.version, "me", t(key if has(key) else "ui.my_dice", locale)))
+        view.add_item(TableButton(table.id, table.version, "me", t("ui.my_dice", locale)))  # one name in every game
     return view
 
 
@@ -126,13 +146,24 @@ def host_tools(table: Table, locale: str) -> TableSelect | None:
 
 
 def parse_table_control(custom_id: str, values: list[str] | None) -> tuple[int, int, str] | None:
-    """(table id, version, action) of one of our controls' custom_id, or None for anything else."""
-    for item in (TableButton, TableSelect):
-        match = item.__discord_ui_compiled_template__.fullmatch(custom_id)
-        if match:
-            action = match["action"] if item is TableButton else (values or [""])[0]
-            return int(match["table"]), int(match["version"]), action
-    return None
+    """(table id, version, action) of one of our controls: ``dt:<table>:<version>:<action>`` or
+    ``ds:<table>:<version>:<name>`` with exactly one chosen value. None for anyone else's custom_id;
+    TableError("bad_control") for one of ours that we did not draw (non-ASCII digits, no value, …)."""
+    kind, sep, rest = custom_id.partition(":")
+    if kind not in ("dt", "ds") or not sep:
+        return None
+    table, _, rest = rest.partition(":")
+    version, _, tail = rest.partition(":")
+    table_id, drawn = parse_int(table), parse_int(version)
+    if table_id is None or drawn is None:
+        raise TableError("bad_control")
+    if kind == "ds":
+        if not (tail.isascii() and tail.isidentifier()) or not values or len(values) != 1:
+            raise TableError("bad_control")
+        tail = values[0]
+    if not isinstance(tail, str) or len(tail) > MAX_ACTION or not ACTION_TEXT.fullmatch(tail):
+        raise TableError("bad_control")
+    return table_id, drawn, tail
 
 
 def on_message(message: discord.Message | None, custom_id: str) -> bool:
