@@ -685,3 +685,12 @@ def test_play_help_reads_well_in_an_80_column_terminal(monkeypatch):
     assert "dicetavern play liar --level easy,hard -o raise_rule=pirates" in text  # the README's example
     assert "3x5" in text and "'rules'" in text and "'help'" in text and "Tab completes" in text
     assert "one computer player per level of a --level list" in " ".join(text.split())
+
+
+def test_a_translated_text_with_a_terminal_variant_is_translated_with_its_variant():
+    """Otherwise the terminal would show that locale's Discord wording (the locale's own text comes first)."""
+    english = catalog("en")
+    bases = {key.removesuffix("@terminal") for key in english if key.endswith("@terminal")}
+    for locale in bot.i18n.locales():
+        texts = catalog(locale)
+        assert sorted(base for base in bases if base in texts and f"{base}@terminal" not in texts) == [], locale
