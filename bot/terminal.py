@@ -441,7 +441,7 @@ class TerminalGame:
             self.say(self.text("terminal.moves_hint_long"))
         else:
             key = "terminal.moves_hint" if moves.numbered else "terminal.moves_hint_words"
-            summary, count = moves.summary(self.locale), len(moves.entries)
+            summary, count = moves.summary(), len(moves.entries)
             self.say(self.text(key, moves=summary, choices=moves.numbers(self.locale), count=count))
 
     def _menu(self, moves: Moves) -> None:

@@ -101,7 +101,6 @@ class Moves:
     entries: list[Entry]
     typed: list[Typed] = field(default_factory=list)
     known: list[Entry] = field(default_factory=list)  # moves of the game that are not legal now
-    legal: list[Action] = field(default_factory=list)
 
     @property
     def numbered(self) -> bool:
@@ -145,7 +144,7 @@ class Moves:
             lines += wrap("  " + kind.hint, width, indent="    ")
         return lines
 
-    def summary(self, locale: str) -> str:
+    def summary(self) -> str:
         """The listed moves by their labels, for a short reminder after a wrong answer."""
         return ", ".join(e.label for e in self.entries)
 
@@ -189,7 +188,7 @@ def _by_words(text: str, entries: list[Entry]) -> Action | None:
     wanted = words_of(text)
     lowered = text.lower()
     for entry in entries:
-        if entry.words == wanted and wanted or entry.action.encode().lower() == lowered:
+        if (wanted and entry.words == wanted) or entry.action.encode().lower() == lowered:
             return entry.action
     hits = _starting(wanted, entries)
     actions = list(dict.fromkeys(e.action for e in hits))
@@ -218,11 +217,9 @@ def build(game: str, view: dict[str, Any], legal: list[Action], locale: str) -> 
     """The person's moves for ``view`` (their own seat's view) and their ``legal`` actions."""
     builder = BUILDERS.get(game)
     try:
-        moves = builder(view, legal, locale) if builder else _from_controls(game, view, legal, locale)
+        return builder(view, legal, locale) if builder else _from_controls(game, view, legal, locale)
     except ImportError:  # a render module in progress: the moves still get words, if plain ones
-        moves = Moves([Entry(_fallback_label(a, locale), a) for a in legal])
-    moves.legal = legal
-    return moves
+        return Moves([Entry(_fallback_label(a, locale), a) for a in legal])
 
 
 def _control_labels(view: dict[str, Any], locale: str, game: str) -> dict[Action, str]:

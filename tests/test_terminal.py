@@ -196,6 +196,7 @@ async def test_a_missing_render_module_falls_back_to_the_raw_view(monkeypatch):
     assert code == 0
     assert "players: 1. Ann, 2. 🤖" in text and "scores=[" in text and "turn_total=" in text
     assert "Ann rolled" in text  # event lines still come from the catalog
+    assert "  1) Roll   2) Hold" in lines  # and the moves read as words, not as encoded actions
     assert sum(line.startswith("🏁 Result: ") for line in lines) == 1
 
 
