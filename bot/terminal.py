@@ -437,7 +437,7 @@ class TerminalGame:
             self.say(self.text("terminal.not_a_move", text=quote(text)))
 
     def _remind(self, moves: Moves) -> None:
-        if moves.typed or len(moves.entries) > MENU_REPEAT:
+        if moves.offered or len(moves.entries) > MENU_REPEAT:
             self.say(self.text("terminal.moves_hint_long"))
         else:
             key = "terminal.moves_hint" if moves.numbered else "terminal.moves_hint_words"

@@ -84,7 +84,7 @@ class Typed:
     """Moves typed rather than listed: a menu line, a parser (None: not this kind of move) and words to complete.
 
     ``numbers``: a bare number is this kind of move (a Mia value, a trick count), so listed moves are not
-    numbered at the same prompt.
+    numbered at the same prompt. Without a ``hint`` the kind only explains refusals (no bid raises: Liar!).
     """
 
     hint: str
@@ -106,6 +106,11 @@ class Moves:
     def numbered(self) -> bool:
         return bool(self.entries) and not any(kind.numbers for kind in self.typed)
 
+    @property
+    def offered(self) -> list[Typed]:
+        """The typed kinds the menu offers (with a hint line)."""
+        return [kind for kind in self.typed if kind.hint]
+
     def numbers(self, locale: str) -> str:
         """The numbers of the listed moves: ``1`` or ``1-3``."""
         if len(self.entries) == 1:
@@ -114,7 +119,7 @@ class Moves:
 
     def choices(self, locale: str) -> str | None:
         """The numbers for the prompt; None when the moves are not numbered or some are typed."""
-        return self.numbers(locale) if self.numbered and not self.typed else None
+        return self.numbers(locale) if self.numbered and not self.offered else None
 
     def example(self) -> str:
         if self.entries:
@@ -132,7 +137,7 @@ class Moves:
     # -- reading the menu ----------------------------------------------------------------------
 
     def lines(self, width: int, locale: str) -> list[str]:
-        if self.typed:
+        if self.offered:
             lines = [t("terminal.menu_typed", locale)]
         else:
             lines = [t("terminal.menu", locale, count=len(self.entries))]
@@ -140,7 +145,7 @@ class Moves:
             lines += columns([f"{i}) {e.label}" for i, e in enumerate(self.entries, 1)], width)
         else:
             lines += columns([t("terminal.menu_item", locale, label=e.label) for e in self.entries], width)
-        for kind in self.typed:
+        for kind in self.offered:
             lines += wrap("  " + kind.hint, width, indent="    ")
         return lines
 
@@ -340,19 +345,20 @@ def _liar(view: dict[str, Any], legal: list[Action], locale: str) -> Moves:
     liar = Entry(t("liar.liar_button", locale), Action("challenge"))
     if liar.action in legal:
         entries.append(liar)
-    typed = []
+    hint = example = ""  # no raise left: the parser only says so when a bid is typed
     if bids:
         q, f = bids[0]
+        example = f"{q}x{f}"
         hint = t(
             "terminal.bid_hint",
             locale,
-            example=f"{q}x{f}",
+            example=example,
             example_spaced=f"{q} {f}",
             min=bid_text(q, f, locale, key="liar.bid_label"),
         )
-        typed.append(Typed(hint, lambda text: _parse_bid(text, view, bids, locale), example=f"{q}x{f}"))
+    typed = Typed(hint, lambda text: _parse_bid(text, view, bids, locale), example=example)
     known = [] if liar.action in legal else [liar]
-    return Moves(entries, typed, known=known)
+    return Moves(entries, [typed], known=known)
 
 
 def _parse_bid(text: str, view: dict[str, Any], bids: list[tuple[int, int]], locale: str) -> Action | Refusal | None:
@@ -362,6 +368,12 @@ def _parse_bid(text: str, view: dict[str, Any], bids: list[tuple[int, int]], loc
     text = text.strip()
     if not text[:1].isascii() or not text[:1].isdigit() or parse_int(text) is not None:
         return None  # a word or a menu number
+    standing = view["bid"]
+    if not bids:
+        if standing is None:
+            return None
+        bid = bid_text(standing["quantity"], standing["face"], locale)
+        return Refusal(t("terminal.bid_none", locale, bid=bid, dice=t("ui.n_dice", locale, count=view["total"])))
     lowest = t("terminal.bid_lowest", locale, bid=bid_text(*bids[0], locale))
     match = BID.match(text)
     if match is None:
@@ -382,7 +394,6 @@ def _parse_bid(text: str, view: dict[str, Any], bids: list[tuple[int, int]], loc
     elif (quantity, face) in bids:
         return Action("bid", (quantity, face))
     else:
-        standing = view["bid"]
         reason = t(
             "terminal.bid_not_higher",
             locale,

@@ -695,3 +695,13 @@ def test_a_translated_text_with_a_terminal_variant_is_translated_with_its_varian
     for locale in bot.i18n.locales():
         texts = catalog(locale)
         assert sorted(base for base in bases if base in texts and f"{base}@terminal" not in texts) == [], locale
+
+
+def test_when_nothing_raises_a_typed_bid_is_told_to_call_liar():
+    moves, view = liar_moves({"dice_per_player": "1"}, bids=((2, 6),))  # 2 sixes of 2 dice: the top bid
+    assert moves.lines(80, "en") == ["Your move — 1 choice:", "  1) Liar!"]
+    assert moves.choices("en") == "1"
+    refusal = moves.match("2x6")
+    assert isinstance(refusal, Refusal)
+    assert refusal.reason == "Nothing raises **2 × ⚅** (sixes) with 2 dice in play: call Liar!"
+    assert moves.match("1") == moves.match("liar") == Action("challenge")
