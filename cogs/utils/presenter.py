@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.games import Event
+from bot.games import Event, Outcome
 from bot.i18n import t
-from bot.render import private_text, table_text
+from bot.render import private_text, seat_names, table_text
 from bot.store import repo
 from cogs.utils.components import table_view
 
@@ -28,6 +31,7 @@ log = logging.getLogger(__name__)
 
 DEFER_SOON = 1.5  # how long an interaction waits for its user's DM before answering anyway
 EDIT_SPACING = 1.1  # seconds between REST edits of one table message (~5 per 5 s per channel)
+DM_RETRY_AFTER = 3600.0  # a "DMs closed" mark expires: the player may have opened their DMs since
 COLOURS = {"lobby": 0x5865F2, "running": 0x57F287, "finished": 0xFEE75C, "cancelled": 0x99AAB5}
 
 
@@ -44,6 +48,24 @@ def table_embed(table: Table, locale: str) -> discord.Embed:
     return embed
 
 
+def table_link(table: Table) -> str:
+    """A link to the table message (or to its channel before the message exists), as Message.jump_url builds it."""
+    link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+    return f"{link}/{table.message_id}" if table.message_id else link
+
+
+def final_text(table: Table, outcome: Outcome, locale: str) -> str:
+    """``🏁 Mia is over: 🏆 @bob won · @alice lost …`` best first; people as mentions, computer players by name."""
+    names = seat_names(table)
+    results = []
+    for group in outcome.ranking:
+        for seat in group:
+            who = names[seat] if table.seats[seat].is_bot else f"<@{table.seats[seat].id}>"
+            results.append(t(f"table.final_{outcome.result(seat)}", locale, who=who))
+    game = t(f"game.{table.game}", locale)
+    return t("table.final", locale, game=game, id=table.id, results=" · ".join(results), link=table_link(table))
+
+
 def _close_reason(table: Table) -> str:
     for kind, data in reversed(table.log):
         if kind == "closed":
@@ -51,12 +73,31 @@ def _close_reason(table: Table) -> str:
     return "cancelled"
 
 
+@dataclass
+class Reminder:
+    """A table's turn reminder in its channel: who, for which table version (turn), until when."""
+
+    channel_id: int
+    version: int
+    user_ids: tuple[int, ...] = ()
+    due: float = 0.0
+    locale: str = "en"
+    game: str = ""
+    message_id: int | None = None  # None until posted
+
+
 class DiscordPresenter:
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
-        self.dms_closed: set[int] = set()
+        self.dms_closed: dict[int, float] = {}  # user id -> when a DM to them last failed (DMs closed)
+        self.dm_retry_after = DM_RETRY_AFTER
+        self.clock: Callable[[], float] = time.time
+        self._posted: dict[int, Reminder] = {}  # table id -> its reminder message in the channel
+        self._wanted: dict[int, Reminder] = {}  # table id -> a reminder to post when the channel allows
         self.pending: dict[tuple[int, int], list[str]] = defaultdict(list)  # (table, user) -> undelivered secrets
         self._dirty: dict[int, Table] = {}
+        self._finals: dict[int, Table] = {}  # table id -> a finished table whose players are still to be told
+        self._ended: set[int] = set()  # tables whose end was announced (or is about to be)
         self._shown: dict[int, tuple[object, ...]] = {}  # table id -> look() of what its message shows
         self._held: dict[int, int] = defaultdict(int)
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -65,6 +106,10 @@ class DiscordPresenter:
 
     async def load(self) -> None:
         self.dms_closed = await repo.dms_closed_users(self.bot.store)
+        for row in await repo.reminders(self.bot.store):  # reminders left from before a restart
+            self._posted[row["game_id"]] = Reminder(row["channel_id"], row["version"], message_id=row["message_id"])
+            if not row["open"]:
+                self._kick(row["game_id"])  # its game ended meanwhile: delete it now
 
     # -- the Presenter protocol -------------------------------------------------------------
 
@@ -78,6 +123,12 @@ class DiscordPresenter:
                     task = self._spawn(self._send_secret(table, seat.id, text))
                     self._secret_tasks[key].add(task)
                     task.add_done_callback(self._secret_tasks[key].discard)
+        if table.status == "finished" and table.id not in self._ended:
+            self._ended.add(table.id)
+            self._finals[table.id] = table  # once: a new message names the players (an edit would ping nobody)
+        reminder = self._posted.get(table.id)
+        if reminder is not None and (reminder.version != table.version or not table.running):
+            self._kick(table.id)  # they acted or timed out: the reminder goes
         if refresh:
             self.refresh(table)
 
@@ -104,19 +155,56 @@ class DiscordPresenter:
         if table.id in self._dirty and not self._held[table.id]:
             self.refresh(self._dirty[table.id])
 
+    def _kick(self, table_id: int) -> None:
+        """Make sure the table's worker runs (for its reminder: the table message may be held meanwhile)."""
+        if table_id not in self._workers:
+            self._workers[table_id] = asyncio.create_task(self._edit_loop(table_id), name=f"table-{table_id}")
+
     async def _edit_loop(self, table_id: int) -> None:
+        # A table's channel sees only this worker's calls (one table per channel): the table message's edits
+        # and the turn reminder's post and delete, EDIT_SPACING apart, so ~5 per 5 s per channel at most.
         try:
-            while table_id in self._dirty and not self._held[table_id]:
-                table = self._dirty.pop(table_id)
-                if self._shown.get(table_id) == self.look(table) and table.message_id:
-                    continue
-                try:
-                    await self._show(table)
-                except discord.HTTPException:
-                    log.exception("could not update the table message of table %s", table_id)
-                await asyncio.sleep(EDIT_SPACING)
+            while True:
+                worked = False
+                if table_id in self._dirty and not self._held[table_id]:
+                    worked = True
+                    table = self._dirty.pop(table_id)
+                    if not (self._shown.get(table_id) == self.look(table) and table.message_id):
+                        try:
+                            await self._show(table)
+                        except discord.HTTPException:
+                            log.exception("could not update the table message of table %s", table_id)
+                        await asyncio.sleep(EDIT_SPACING)
+                if await self._reminder_step(table_id):
+                    worked = True
+                    await asyncio.sleep(EDIT_SPACING)
+                if await self._final_step(table_id):
+                    worked = True
+                    await asyncio.sleep(EDIT_SPACING)
+                if not worked:
+                    return
         finally:
             self._workers.pop(table_id, None)
+
+    async def _final_step(self, table_id: int) -> bool:
+        """After the table message shows the end: one short message that mentions the human players, with
+        the result. Paced by the table's worker like its edits."""
+        if self._held[table_id] or table_id in self._dirty or table_id not in self._finals:
+            return False
+        table = self._finals.pop(table_id)
+        outcome = table.engine.outcome(table.state) if table.state is not None else None
+        humans = [discord.Object(s.id) for s in table.seats if not s.is_bot]
+        if outcome is None or not humans:
+            return False
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.send(
+                final_text(table, outcome, table.locale),
+                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans),
+            )
+        except discord.HTTPException:
+            log.exception("could not announce the end of table %s", table_id)
+        return True
 
     async def _show(self, table: Table) -> None:
         locale = table.locale
@@ -134,26 +222,111 @@ class DiscordPresenter:
         await self.set_message(table, message.id)
         self._shown[table.id] = look
 
+    # -- turn reminders ---------------------------------------------------------------------
+
+    def remind(self, table: Table, user_ids: list[int], due: float) -> None:
+        """Half of the turn is gone (the table service says): post one short message that pings only them."""
+        posted = self._posted.get(table.id)
+        if posted is not None and posted.version == table.version:
+            return  # already in the channel (posted before a restart)
+        self._wanted[table.id] = Reminder(
+            table.channel_id, table.version, tuple(user_ids), due, table.locale, table.game
+        )
+        self._kick(table.id)
+
+    async def _reminder_step(self, table_id: int) -> bool:
+        """At most one REST call for the table's reminder: delete a stale one, else post a wanted one."""
+        table = self.bot.tables.by_id.get(table_id)
+        current = table.version if table is not None and table.running else None
+        posted = self._posted.get(table_id)
+        try:
+            if posted is not None and posted.version != current:
+                del self._posted[table_id]
+                await self._delete_reminder(table_id, posted)
+                return True
+            wanted = self._wanted.pop(table_id, None)
+            if wanted is None or wanted.version != current or posted is not None:
+                return False
+            await self._post_reminder(table_id, wanted)
+        except Exception:  # a reminder is a courtesy: never let it stop the table message's worker
+            log.exception("turn reminder of table %s failed", table_id)
+        return True
+
+    async def _post_reminder(self, table_id: int, reminder: Reminder) -> None:
+        locale = reminder.locale
+        text = t(
+            "table.reminder",
+            locale,
+            mentions=" ".join(f"<@{u}>" for u in reminder.user_ids),
+            game=t(f"game.{reminder.game}", locale),
+            when=f"<t:{int(reminder.due)}:R>",  # Discord shows it relative and keeps it current
+        )
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in reminder.user_ids], replied_user=False
+        )
+        message = await self.bot.get_partial_messageable(reminder.channel_id).send(text, allowed_mentions=mentions)
+        reminder.message_id = message.id
+        self._posted[table_id] = reminder
+        await self.bot.store.write([repo.set_reminder(table_id, reminder.channel_id, message.id, reminder.version)])
+
+    async def _delete_reminder(self, table_id: int, reminder: Reminder) -> None:
+        if reminder.message_id is not None:
+            channel = self.bot.get_partial_messageable(reminder.channel_id)
+            try:
+                await channel.get_partial_message(reminder.message_id).delete()
+            except discord.NotFound:
+                pass  # someone deleted it already
+        await self.bot.store.write([repo.set_reminder(table_id, reminder.channel_id, None)])
+
     async def set_message(self, table: Table, message_id: int) -> None:
         table.message_id = message_id
         await self.bot.store.write([repo.update_game(table.id, self.bot.tables.clock(), message_id=message_id)])
 
     # -- secrets ----------------------------------------------------------------------------
 
+    def dm_header(self, table: Table) -> str:
+        """The first line of a DM: the game and table, its server and channel, and a link to the table message
+        (a player at two tables must tell them apart)."""
+        guild = self.bot.get_guild(table.guild_id)
+        channel = self.bot.get_channel(table.channel_id)
+        return t(
+            "table.dm_header",
+            table.locale,
+            game=t(f"game.{table.game}", table.locale),
+            id=table.id,
+            guild=guild.name if guild is not None else table.guild_id,
+            channel=getattr(channel, "name", table.channel_id),
+            link=table_link(table),
+        )
+
     async def _send_secret(self, table: Table, user_id: int, text: str) -> None:
-        header = t("table.title", table.locale, game=t(f"game.{table.game}", table.locale), status=f"#{table.id}")
-        if user_id not in self.dms_closed:
-            try:
-                channel = await self.bot.create_dm(discord.Object(user_id))
-                await channel.send(f"{header}\n{text}")
-                return
-            except discord.Forbidden:
-                # 50007: DMs closed. Remember it, so we stop knocking (each 403 counts against us).
-                self.dms_closed.add(user_id)
-                await self.bot.store.write([repo.set_dms_closed(user_id, True)])
-            except discord.HTTPException:
-                log.exception("DM to %s failed", user_id)
+        header = self.dm_header(table)
+        if not self.dm_closed(user_id) and await self.send_dm(user_id, f"{header}\n{text}"):
+            return
         self.pending[(table.id, user_id)].append(text)
+
+    def dm_closed(self, user_id: int) -> bool:
+        """Marked "DMs closed" less than ``dm_retry_after`` ago; an older mark lets the next DM try again."""
+        at = self.dms_closed.get(user_id)
+        return at is not None and self.clock() - at < self.dm_retry_after
+
+    async def send_dm(self, user_id: int, text: str) -> bool | None:
+        """DM ``text``: True if delivered (a "DMs closed" mark is cleared), False if the user's DMs are closed
+        (marked now), None if Discord failed otherwise."""
+        try:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            await channel.send(text)
+        except discord.Forbidden:
+            # 50007: DMs closed. Remember it for a while, so we stop knocking (each 403 counts against us).
+            self.dms_closed[user_id] = now = self.clock()
+            await self.bot.store.write([repo.set_dms_closed(user_id, True, now)])
+            return False
+        except discord.HTTPException:
+            log.exception("DM to %s failed", user_id)
+            return None
+        if self.dms_closed.pop(user_id, None) is not None:
+            await self.bot.store.write([repo.set_dms_closed(user_id, False)])
+        return True
 
     def take_pending(self, table_id: int, user_id: int) -> list[str]:
         return self.pending.pop((table_id, user_id), [])

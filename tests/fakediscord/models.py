@@ -356,6 +356,7 @@ class FakeMessage:
     edited_timestamp: str | None = None
     deleted: bool = False
     reactions: list[str] = field(default_factory=list)
+    allowed_mentions: dict[str, Any] | None = None  # as sent at creation (who the message may ping)
     history: list[MessageVersion] = field(default_factory=list)
 
     # -- state -----------------------------------------------------------------------------------------------------

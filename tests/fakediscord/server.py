@@ -699,6 +699,7 @@ class FakeDiscord:
             interaction=interaction,
             visible_to=interaction.user.id if interaction is not None and flags & EPHEMERAL else None,
             message_reference=body.get("message_reference"),
+            allowed_mentions=body.get("allowed_mentions"),
         )
         message.snapshot(f"create {kind}")
         self.messages[message.id] = message
