@@ -130,7 +130,9 @@ class OptionsBase:
             elif isinstance(default, int) and not isinstance(default, bool):
                 number = parse_int(value.strip() if isinstance(value, str) else value, signed=True)
                 if number is None:
-                    raise InvalidOptions(key, f"expected a whole number, got {quote(value)}")
+                    digits = value.strip().removeprefix("-") if isinstance(value, str) else ""
+                    what = "a far smaller number" if digits.isascii() and digits.isdigit() else "a whole number"
+                    raise InvalidOptions(key, f"expected {what}, got {quote(value)}")
                 value = number
             kwargs[key] = value
         return cls(**kwargs)

@@ -37,7 +37,8 @@ def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     """``value`` as a refusal quotes it, like ``{value!r}`` but at most a short prefix of a long text."""
     if isinstance(value, str):
-        return repr(clip(value, limit))
+        shown = repr(clip(value, limit))  # escapes (``\x1f``) can make it longer than the prefix
+        return shown if len(shown) <= limit + 3 else clip(shown, limit)
     try:
         return clip(repr(value), limit)
     except ValueError:  # an int beyond Python's conversion limit
