@@ -36,6 +36,7 @@ from typing import Any, TextIO
 
 from bot.games import Action, Engine, Event, InvalidOptions, Outcome, available_games, get_engine
 from bot.games.dice import SeededDice
+from bot.games.parsing import parse_int
 from bot.i18n import DEFAULT, t
 
 Chooser = Callable[..., Action]  # choose(game, view, level, rng, legal=None) -> Action
@@ -481,8 +482,8 @@ def main_from_args(args: argparse.Namespace, out: TextIO | None = None, err: Tex
     if game not in available_games():
         return error(t("simulate.unknown_game", locale, game=repr(game), games=", ".join(available_games())))
     seed: int | str | None = args.seed
-    if isinstance(seed, str) and seed.lstrip("-").isdigit():
-        seed = int(seed)
+    if isinstance(seed, str) and (number := parse_int(seed, signed=True)) is not None:
+        seed = number  # else a text seed, used as it is ("²" is text, not a number)
     bar = None if args.no_progress else ProgressBar(args.games, err, locale=locale)
     try:
         result = run_simulation(

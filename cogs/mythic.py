@@ -142,10 +142,11 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
     def confirmation(self, table: Table, seat: int, action: str, events: list[Event], locale: str) -> str | None:
         """The public log says only that a secret bid was placed: tell the bidder, privately, what they bid."""
         name, _, value = action.partition(":")
-        if name != "bid" or not value.isdigit():
+        bid = parse_int(value)
+        if name != "bid" or bid is None:
             return None
         revealed = any(e.kind == "bids_revealed" for e in events)
-        return t("mythic.bid_confirm_last" if revealed else "mythic.bid_confirm", locale, bid=int(value))
+        return t("mythic.bid_confirm_last" if revealed else "mythic.bid_confirm", locale, bid=bid)
 
     # -- helpers -------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import IllegalMove
+from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.render import event_text, seat_names, table_text
 from bot.tables import Table, TableError
@@ -131,10 +132,9 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
     async def _host_tool(self, interaction: discord.Interaction, channel_id: int, verb: str) -> str:
         """``kick:<seat id>`` / ``host:<seat id>`` from the host's select or slash command; returns the reply."""
         tool, _, target = verb.partition(":")
-        try:
-            target_id = int(target)
-        except ValueError:
-            raise TableError("illegal_action") from None
+        target_id = parse_int(target, signed=True)  # computer players have negative ids
+        if target_id is None:
+            raise TableError("illegal_action")
         is_admin = bool(getattr(interaction.permissions, "manage_guild", False))  # as for /game cancel
         locale = locale_of(interaction)
         if tool == "kick":

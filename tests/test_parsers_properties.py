@@ -210,3 +210,14 @@ def test_every_refusal_that_quotes_user_text_is_cut_short():
     ):
         assert len(error_text(error, "en", "mythic")) < DISCORD_LIMIT
     assert "x" * (QUOTE_LIMIT + 1) not in error_text(TableError("bad_option", option=long, detail="d"), "en")
+
+
+@pytest.mark.parametrize("seed", ["²", "--5", "٣", "9" * 5000])
+def test_a_simulation_seed_that_only_looks_like_a_number_is_used_as_text(seed):
+    import io
+
+    from bot import simulate
+
+    args = simulate.build_parser().parse_args(["pig", "--games", "2", "--players", "easy,easy", f"--seed={seed}"])
+    out, err = io.StringIO(), io.StringIO()
+    assert simulate.main_from_args(args, out, err) == 0, err.getvalue()
