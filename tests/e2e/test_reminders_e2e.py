@@ -177,3 +177,19 @@ async def test_a_turn_that_passed_half_time_while_the_bot_was_down_is_reminded_a
         await bot.tables.run_due(now=table.deadline)  # and it goes when she times out
         await world.fake.wait_for(lambda: reminder.deleted, what="the reminder's deletion")
     assert len(reminders(world)) == 1  # bob's turn is not half over yet
+
+
+async def test_a_reminder_of_a_game_that_ended_while_the_bot_was_down_is_deleted_at_start(world: World):
+    async with world.bot(ScriptedDice([3] * 20)) as bot:
+        await running_pig(world)
+        table = bot.tables.table(world.channel.id)
+        await half_time(bot, table)
+        reminder = await world.fake.wait_for(lambda: next(iter(live_reminders(world)), None), what="the reminder")
+    with sqlite3.connect(world.db) as conn:  # e.g. a crash between the game's end and the reminder's deletion
+        conn.execute("UPDATE games SET status = 'cancelled'")
+    async with world.bot() as bot:
+        await world.fake.wait_for(lambda: reminder.deleted, what="the stale reminder's deletion")
+        await world.fake.wait_for(lambda: not bot.presenter._workers, what="the presenter's workers")
+        row = await bot.store.fetch_one("SELECT COUNT(*) FROM reminders")
+        assert row[0] == 0
+    world.fake.assert_no_problems()
