@@ -69,6 +69,9 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         custom_id = str(interaction.data.get("custom_id", ""))
         if on_message(interaction.message, custom_id):
             return  # still on the message: the DynamicItem handles it (and refuses a malformed one)
+        if (retry := DmRetryButton.__discord_ui_compiled_template__.fullmatch(custom_id)) is not None:
+            await self.retry_dm(interaction, int(retry["table"]))  # the reply was redrawn without it
+            return
         await on_control(interaction, custom_id, interaction.data.get("values"))  # type: ignore[arg-type]
 
     async def on_table_button(

@@ -59,8 +59,12 @@ async def test_the_retry_button_says_dms_are_still_closed_then_sends_at_once_and
 
         me = (await world.click(world.bob, board, "me")).expect_message()
         assert RETRY not in [b.get("label") for b in me.buttons()]  # nothing to retry any more
+        data = {"custom_id": button["custom_id"], "component_type": 2}  # a click that raced the reply's redraw
+        record = await world.fake._component_interaction(world.bob, me, button["custom_id"], data, None, 5.0)
+        reply = await record.response()
+        assert reply.ephemeral and "in your DMs" in reply.text and len(world.fake.dms(world.bob)) == 2
         await next_round(bot, table)  # the next deal comes by DM again
-        await world.fake.wait_for(lambda: len(world.fake.dms(world.bob)) == 2, what="bob's next hand by DM")
+        await world.fake.wait_for(lambda: len(world.fake.dms(world.bob)) == 3, what="bob's next hand by DM")
     world.fake.assert_no_problems()
 
 
