@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import get_engine
+from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.store import repo
 from cogs.utils.replies import locale_of, send_ephemeral
@@ -86,7 +87,10 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
     ) -> PageButton:
-        return cls(int(match["guild"]), match["game"], int(match["page"]), item.label or "")
+        # parse_int: a 20-digit id beyond SQLite's INTEGER must not reach the query (it would raise OverflowError)
+        guild = parse_int(match["guild"])
+        guild_id = (interaction.guild_id or 0) if guild is None else guild
+        return cls(guild_id, match["game"], int(match["page"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)

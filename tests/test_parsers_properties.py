@@ -221,3 +221,16 @@ def test_a_simulation_seed_that_only_looks_like_a_number_is_used_as_text(seed):
     args = simulate.build_parser().parse_args(["pig", "--games", "2", "--players", "easy,easy", f"--seed={seed}"])
     out, err = io.StringIO(), io.StringIO()
     assert simulate.main_from_args(args, out, err) == 0, err.getvalue()
+
+
+async def test_a_leaderboard_page_id_beyond_sqlite_integers_never_reaches_the_query():
+    import re
+    from types import SimpleNamespace
+
+    from cogs.stats import PAGE_ID, PageButton
+
+    custom_id = f"lb:{'9' * 20}:pig:2"
+    match = re.fullmatch(PAGE_ID, custom_id)
+    assert match is not None
+    button = await PageButton.from_custom_id(SimpleNamespace(guild_id=5), SimpleNamespace(label="Next"), match)
+    assert (button.guild_id, button.page) == (5, 2)  # the clicking server's own board, not an OverflowError
