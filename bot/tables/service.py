@@ -284,6 +284,7 @@ class TableService:
     async def leave(self, channel_id: int, user_id: int) -> Table:
         table = self.table(channel_id)
         async with table.lock:
+            self._require_open(table)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_a_player")

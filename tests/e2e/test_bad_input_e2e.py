@@ -112,6 +112,8 @@ async def test_the_old_buttons_of_a_closed_or_finished_table_say_it_is_closed(wo
         join = next(c for c in lobby.custom_ids() if c.endswith(":join"))
         assert not (await world.slash(world.alice, "pig", "leave")).text.startswith("⚠️")  # the lobby closes
         assert world.channel.id not in bot.tables.by_channel
+        await world.fake.wait_for(lambda: "cancelled" in lobby.text.lower(), what="the closed lobby")
+        assert "alice" not in lobby.text  # the closed lobby is shown without the player who left
         reply = await raw_component(world, world.bob, lobby, join)
         assert reply.ephemeral and "closed" in reply.text and "started" not in reply.text
 
