@@ -110,7 +110,9 @@ async def test_a_whole_three_player_mex_game_through_commands_and_buttons(world:
         await game.press(bob, "throw")  # 41: at the limit, but he may still end the round early
         assert "throw" not in actions_on(board) and {"stand", "end_round"} <= actions_on(board)
         reply = await world.click(bob, board, "me")  # bob's DMs are closed: My dice still answers, ephemerally
-        assert reply.ephemeral and "Your view" in reply.text and "Your moves: ✋ Stand · ⏹️ End round" in reply.text
+        assert reply.ephemeral and "Your moves: ✋ Stand · ⏹️ End round" in reply.text
+        # nothing in Mex is hidden: the reply says so instead of repeating the table
+        assert reply.text.startswith("Nothing is hidden in this game") and "Round 1" not in reply.text
         await game.press(bob, "stand")
         await game.press(carol, "throw")
         await game.press(carol, "stand")  # 41 too: an extra round, carol threw last and picks the counting
@@ -147,16 +149,18 @@ async def test_a_whole_three_player_mex_game_through_commands_and_buttons(world:
         await world.fake.wait_for(lambda: "bob** is the last one standing and wins!" in board.text)
         assert "finished" in board.text and actions_on(board) == set()  # a finished table offers no moves
         assert dice.faces == []
-        # Only the table message is posted in the channel (the rest is ephemeral or an edit of it), and no
-        # version of it ever rendered one player's own view.
-        assert world.fake.channel_messages(world.channel) == [board]
+        # Only the table message is posted in the channel (the rest is ephemeral or an edit of it), then one
+        # short message at the end that mentions the players; no version of it ever rendered one player's view.
+        final = await world.fake.wait_for_message(world.channel, after=board.id)
+        assert world.fake.channel_messages(world.channel) == [board, final]
+        assert f"🏆 <@{bob.id}> won · <@{carol.id}> lost · <@{alice.id}> lost" in final.text
         assert len(board.history) > 20
         for version in board.history:
             text = "\n".join(str(e.get("description", "")) for e in version.embeds)
             assert "Your moves" not in text and "Not your move" not in text
 
         leaderboard = await world.slash(carol, "leaderboard", game="mex")
-        assert f"<@{bob.id}>" in leaderboard.text and "1 wins / 1 games" in leaderboard.text
+        assert f"<@{bob.id}>" in leaderboard.text and "1 win · 0 losses / 1 game (100% won)" in leaderboard.text
         assert "best 7" in leaderboard.text
 
     # Nothing in Mex is secret: nobody gets a DM, and the bot never even tries bob's closed DMs.

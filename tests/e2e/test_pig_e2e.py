@@ -97,7 +97,8 @@ async def test_a_player_with_closed_dms_still_plays_and_my_dice_answers_ephemera
         await world.click(world.alice, board, "roll")  # a 1: bob's turn
         assert (await world.click(world.bob, board, "roll")).type == 7
         reply = await world.click(world.bob, board, "me")
-        assert reply.ephemeral and "Your view" in reply.text
+        # Pig hides nothing: the reply says so rather than repeating the table message
+        assert reply.ephemeral and reply.text == "Nothing is hidden in this game: everything is on the table message."
     assert world.fake.dms(world.bob) == []
 
 
@@ -231,7 +232,7 @@ async def test_a_click_that_raced_an_edit_is_still_answered(world: World):
         assert reply.ephemeral and "already applied" in reply.text
         assert bot.tables.table(world.channel.id).state.rolls_this_turn == 1
         reply = await stale_click(stale_me)
-        assert reply.ephemeral and "Your view" in reply.text
+        assert reply.ephemeral and "Nothing is hidden" in reply.text
     world.fake.assert_no_problems()
 
 
