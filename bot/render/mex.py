@@ -161,7 +161,7 @@ def _turn(view: dict[str, Any], names: list[str], locale: str) -> str:
             return t("mex.turn_choose", locale, name=name)
         return t("mex.turn_extra", locale, name=name)
     limit = r["throw_limit"] if r["throw_limit"] is not None else view["options"]["max_throws"]
-    line = t("mex.turn", locale, name=name, thrown=len(r["throws"][actor]), limit=limit)
+    line = t("mex.turn", locale, name=name, thrown=len(r["throws"][actor]), limit=limit, count=limit)
     if r["held"] is not None:
         line += t("mex.turn_held", locale, die=dice_text([r["held"]]))
     return line

@@ -107,6 +107,8 @@ def event_params(kind: str, data: dict[str, Any], names: list[str], locale: str)
     """What a template prints beyond the event's own fields: a hand, and per-player bids and scores."""
     if kind == "deal":
         return {"hand_text": hand_text([d["type"] for d in data.get("dice", [])], locale)}
+    if kind == "start" and isinstance(data.get("hands"), int):
+        return {"hands_text": t("ui.n_hands", locale, count=data["hands"])}
     if kind == "bids_revealed":
         bids = [(p, b) for p, b in enumerate(data.get("bids", [])) if b is not None]
         return {"bids_text": " · ".join(t("mythic.bid_row", locale, name=_name(names, p), bid=b) for p, b in bids)}

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.dice import ScriptedDice, SeededDice
+from bot.i18n import t
+from bot.render import event_text
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeMessage
 
@@ -196,3 +198,15 @@ async def test_pig_my_dice_says_nothing_is_hidden_and_the_final_message_skips_co
         (post,) = channel_posts(world)
         assert post.body["allowed_mentions"] == {"users": [world.alice.id], "parse": []}
     world.fake.assert_no_problems()
+
+
+def test_counts_next_to_a_noun_take_plural_forms():
+    """(Pure: no Discord needed.) The log and table lines that show a count with a noun, at 1 and at 2."""
+    names = ["alice", "bob", "carol"]
+    for n, lives, hands in ((1, "1 life", "1 hand"), (2, "2 lives", "2 hands")):
+        assert f"3 players, {lives} each" in event_text("mia", "start", {"players": 3, "lives": n}, names, "en")
+        mex = event_text("mex", "start", {"players": 3, "lives": n, "starter": 0}, names, "en")
+        assert f"❤️ {lives} each" in mex
+        assert f"3 players, {hands}." in event_text("mythic", "start", {"players": 3, "hands": n}, names, "en")
+    assert t("mex.turn", "en", name="a", thrown=0, limit=1, count=1).endswith("0 of 1 throw used")
+    assert "(s)" not in t("mex.error.throw_limit_reached", "en", limit=1)

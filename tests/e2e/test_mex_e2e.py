@@ -187,7 +187,7 @@ async def test_bad_moves_are_refused_specifically_and_change_nothing(world: Worl
         await game.slash(alice, "throw")
         await shown(world, game.table, board)
         assert "throw" not in actions_on(board) and "3 of 3 throws used" in board.text
-        await game.refused(world.slash(alice, "mex", "throw"), "at most **3** time(s)")
+        await game.refused(world.slash(alice, "mex", "throw"), "throw limit (**3**)")
         await game.refused(world.slash(alice, "mex", "choose", mode="pips"), "no counting to pick now")
         await game.refused(world.slash(alice, "mex", "hold", face=1), "switched off")
         await game.press(alice, "stand")
