@@ -103,7 +103,8 @@ def discord_failure(error: BaseException) -> CliError | None:
         return CliError(t("cli.bad_token"))
     if isinstance(error, discord.PrivilegedIntentsRequired):
         return CliError(t("cli.intents"))
-    if isinstance(error, discord.DiscordException):  # HTTPException (403, 404, 400...), ConnectionClosed, ...
+    # Discord's answers only: an ExtensionFailed or another client-side DiscordException is a bug (a traceback).
+    if isinstance(error, discord.HTTPException | discord.ConnectionClosed | discord.GatewayNotFound):
         return CliError(t("cli.refused", error=one_line(error)))
     if isinstance(error, aiohttp.ClientError | ConnectionError | TimeoutError | socket.gaierror):
         return CliError(t("cli.unreachable", error=one_line(error)), status=3)

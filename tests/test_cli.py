@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlparse
 
 import discord
 import pytest
+from discord.ext import commands
 
 from bot import cli
 from bot.client import DiceTavern
@@ -123,6 +124,7 @@ def test_discord_errors_become_one_line():
     assert cli.discord_failure(ConnectionRefusedError("refused")).status == 3  # not reached: a different status
     assert cli.discord_failure(PermissionError("a file")) is None  # an OSError, but not the network's
     assert cli.discord_failure(ValueError("a bug")) is None  # not a Discord failure: a traceback is right
+    assert cli.discord_failure(commands.ExtensionFailed("cogs.pig", ValueError("a bug"))) is None  # nor a cog's
 
 
 async def test_a_database_that_cannot_be_opened_is_a_one_line_error(env, tmp_path, capsys):
