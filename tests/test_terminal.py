@@ -76,7 +76,7 @@ async def test_pig_game_against_a_computer_player_to_the_end():
     assert "First to 30 wins · 1 die" in lines
     result = [line for line in lines if line.startswith("🏁 Result: ")]
     assert len(result) == 1 and "Ann" in result[0] and "🤖" in result[0]
-    assert lines[-1] in ("🏆 You win!", "You lost this one. Another game?")
+    assert lines[-1] in (t("terminal.win"), t("terminal.lost"))
     assert lines[-2] == result[0]
 
 
