@@ -11,15 +11,19 @@ import pytest
 
 import bot.i18n
 import bot.render
-from bot import terminal, terminal_moves
+from bot import terminal
 from bot.games import Action, Event, get_engine
 from bot.games.dice import SeededDice
 from bot.i18n import SURFACE, catalog, t
 from bot.render import rules_text
-from bot.tables import Seat, Table
+from bot.tables import Seat, Table, TableService
 from bot.terminal import TerminalPresenter, play, resolve_levels, seat_count
-from bot.terminal_moves import Entry, Moves, Refusal, display_width, wrap
-from bot.terminal_moves import build as build_moves
+from bot.terminal import console as terminal_console
+from bot.terminal import moves as terminal_moves
+from bot.terminal import presenter as terminal_presenter
+from bot.terminal.console import display_width, wrap
+from bot.terminal.menus import Entry, Moves, Refusal
+from bot.terminal.moves import build as build_moves
 
 
 class Script:
@@ -189,7 +193,7 @@ async def test_a_missing_render_module_falls_back_to_the_raw_view(monkeypatch):
         return real(game)
 
     monkeypatch.setattr(bot.render, "game_module", game_module)
-    monkeypatch.setattr(terminal, "game_module", game_module)
+    monkeypatch.setattr(terminal_presenter, "game_module", game_module)
     monkeypatch.setattr(terminal_moves, "game_module", game_module)
     code, lines = await run("pig", Script(), options={"target": "20"})
     text = "\n".join(lines)
@@ -304,15 +308,16 @@ def test_command_line_arguments():
 # The message catalog
 
 
-def catalog_keys(module) -> set[str]:
-    """Every ``terminal.*`` / ``simulate.*`` catalog key written as a string literal in ``module``."""
-    source = Path(module.__file__).read_text(encoding="utf-8")
+def catalog_keys(path: Path) -> set[str]:
+    """Every ``terminal.*`` / ``simulate.*`` catalog key written as a string literal in the module at ``path``."""
+    source = path.read_text(encoding="utf-8")
     assert not re.findall(r"\bf[\"'](?:terminal|simulate)\.", source), "catalog keys must be literals"
     return {m[1] for m in re.finditer(r"[\"']((?:terminal|simulate)\.\w+)[\"']", source)}
 
 
 def test_every_terminal_key_is_in_the_english_catalog():
-    used = catalog_keys(terminal) | catalog_keys(terminal_moves)
+    package = Path(terminal.__file__).parent  # every module of bot/terminal/
+    used = set().union(*(catalog_keys(path) for path in package.glob("*.py")))
     english = catalog("en")
     assert used and all(key.startswith("terminal.") for key in used)
     assert sorted(key for key in used if key not in english) == []
@@ -336,14 +341,14 @@ def test_german_falls_back_to_english_for_missing_terminal_texts():
 
 async def test_the_locale_reaches_the_table_and_english_fills_the_gaps(monkeypatch):
     created: list[str] = []
-    real_create = terminal.TableService.create
+    real_create = TableService.create
 
     async def create(self, *args, **kwargs):
         table = await real_create(self, *args, **kwargs)
         created.append(table.locale)
         return table
 
-    monkeypatch.setattr(terminal.TableService, "create", create)
+    monkeypatch.setattr(TableService, "create", create)
     code, lines = await run("pig", Script(["quit"]), options={"target": "20"}, locale="de-DE")
     assert code == 0 and created == ["de"]
     assert "Pig: Ann against 1 computer player (normal)." in lines  # no German text yet: English
@@ -617,8 +622,8 @@ def test_the_tty_reader_discards_typeahead_and_completes_words(monkeypatch):
     assert calls == ["flush True", "input Your move [1] > "]  # keys typed during the computers' turns are gone
     assert [reader._complete("r", i) for i in range(3)] == ["roll", "rules", None]
     assert reader._complete("H", 0) == "hold"
-    monkeypatch.setattr(terminal, "_isatty", lambda stream: True)
-    assert isinstance(terminal._reader(None, print), terminal.TtyReader)
+    monkeypatch.setattr(terminal_console, "_isatty", lambda stream: True)
+    assert isinstance(terminal_console.reader(None, print), terminal.TtyReader)
 
 
 async def test_the_game_offers_the_prompts_words_for_completion():
