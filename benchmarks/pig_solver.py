@@ -1,4 +1,4 @@
-"""Pig solver: time to solve Pig for optimal play (bot/ai/pig_solver.py), and to load a shipped table.
+"""Pig solver: time to solve Pig for optimal play (bot/ai/pig_solver.py), and to load a shipped table (pig_tables.py).
 
 Solves target 100 with one die (Pig) and two dice (Big Pig defaults: double ones +25, doubles x2), each a
 few times (best and median of the runs; the first run includes numpy's warm-up), checks the result
@@ -22,7 +22,8 @@ def run(quick: bool = False, repeats: int | None = None) -> dict[str, float]:
     try:
         import numpy  # noqa: F401
 
-        from bot.ai.pig_solver import PigRules, load_shipped, solve
+        from bot.ai.pig_solver import solve
+        from bot.ai.pig_tables import PigRules, load_shipped
     except (ImportError, RuntimeError) as error:
         print(f"solver unavailable ({error}): skipped")
         return {}

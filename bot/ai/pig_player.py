@@ -48,7 +48,7 @@ from typing import Any, Protocol
 
 from bot.ai.common import LEVELS as LEVELS
 from bot.ai.common import make_choose, normalise_level
-from bot.ai.pig_solver import PigPolicy, PigRules, PolicyFormatError, load_shipped
+from bot.ai.pig_tables import PigPolicy, PigRules, PolicyFormatError, load_shipped
 from bot.games.base import Action
 from bot.games.pig import HOLD, ROLL
 

@@ -19,21 +19,15 @@ import pytest
 
 from bot.ai import pig_player
 from bot.ai.pig_player import choose, fallback_holds, get_policy, wants_hold
-from bot.ai.pig_solver import (
+from bot.ai.pig_solver import evaluate, evaluate_both_seats, hold_at, main, policy_from, solve, state_grid
+from bot.ai.pig_tables import (
     MAGIC,
     SHIPPED,
     PigPolicy,
     PigRules,
     PolicyFormatError,
-    evaluate,
-    evaluate_both_seats,
-    hold_at,
     load_shipped,
-    main,
-    policy_from,
     shipped_path,
-    solve,
-    state_grid,
     state_index,
 )
 from bot.games.base import Action
@@ -444,7 +438,7 @@ def test_runtime_play_needs_only_the_standard_library():
     code = (
         "import sys; sys.modules['numpy'] = None\n"
         "from bot.ai.pig_player import choose, get_policy\n"
-        "from bot.ai.pig_solver import PigRules\n"
+        "from bot.ai.pig_tables import PigRules\n"
         "from bot.games.pig import ENGINE, PigOptions\n"
         "from bot.games.dice import SeededDice\n"
         "state, _ = ENGINE.new_game(2, PigOptions(dice=2), SeededDice(3))\n"
