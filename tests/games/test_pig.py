@@ -1,4 +1,4 @@
-"""Pig: every worked example of rules/pig.md §5 plus option and property tests."""
+"""Pig: every worked example of docs/rules/pig.md plus option and property tests."""
 
 from __future__ import annotations
 
