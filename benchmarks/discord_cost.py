@@ -37,11 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._common import header, parser, show, verdict
+from bot.games.registry import spec
 
 TARGET_CALLS = 2.0
 CONTROL = re.compile(r"^dt:\d+:(?:\d+:)?(?P<action>[A-Za-z_].*)$")
 LOBBY = {"join", "leave", "start", "me", "cancel"}
-PLAYERS = {"pig": 2, "liar": 2, "mia": 2, "mex": 2, "mythic": 3}
 MAX_MOVES = 3000
 
 
@@ -259,9 +259,10 @@ async def run_async(quick: bool, pace: float | None) -> list[Cost]:
                     if group_of(bot, game) is None:
                         results.append(Cost(game, path, p, options, note="no cog"))
                         continue
+                    seated = users[: spec(game).players[0]]  # the fewest a game takes
                     try:
                         cost = await asyncio.wait_for(
-                            play(fake, bot, channel, users[: PLAYERS[game]], game, options, path, p, seed=i), 600
+                            play(fake, bot, channel, seated, game, options, path, p, seed=i), 600
                         )
                     except Exception as error:  # a cog being written: report, don't stop the others
                         cost = Cost(game, path, p, options, note=f"{type(error).__name__}: {str(error)[:90]}")

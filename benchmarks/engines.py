@@ -163,10 +163,8 @@ def import_openspiel() -> Any | None:
 
 def profile(game: str, players: int, seconds: float) -> None:
     engine = get_engine(game)
-    opts = {}
-    if game == "mythic":
-        players = max(players, 3)
-    options = engine.options(opts)
+    options = engine.options({})
+    players = max(players, engine.player_range(options)[0])  # e.g. Mythical Dice needs 3
     dice, rng = SeededDice(1), random.Random(1)
     prof = cProfile.Profile()
     end = time.perf_counter() + seconds

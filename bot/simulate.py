@@ -37,6 +37,7 @@ from typing import Any, TextIO
 from bot.games import Action, Engine, Event, InvalidOptions, Outcome, available_games, get_engine
 from bot.games.dice import SeededDice
 from bot.games.parsing import parse_int
+from bot.games.registry import specs
 from bot.i18n import DEFAULT, t
 
 Chooser = Callable[..., Action]  # choose(game, view, level, rng, legal=None) -> Action
@@ -46,15 +47,10 @@ RANDOM_LEVEL = "random"  # a uniform random legal move: a baseline, handled here
 MAX_ACTIONS = 100_000  # per game: an engine or AI that never ends a game is a bug, not a long game
 Z95 = 1.959963984540054
 
-# The natural unit of a game's length: (plural name, the public event that starts one). The name is
-# data (``SimResult.unit``); the report shows it through the catalog key in UNIT_KEYS.
-LENGTH_UNITS: dict[str, tuple[str, Callable[[Event], bool]]] = {
-    "pig": ("turns", lambda e: e.kind == "turn"),
-    "mia": ("rounds", lambda e: e.kind == "round_start"),
-    "mex": ("rounds", lambda e: e.kind == "round_start"),
-    "liar": ("rounds", lambda e: e.kind == "round" and not e.data.get("redeal")),
-    "mythic": ("hands", lambda e: e.kind == "hand_started"),
-}
+# The natural unit of a game's length, as its spec declares it: (plural name, the public event that starts one).
+# The name is data (``SimResult.unit``); the report shows it through the catalog key in UNIT_KEYS (a unit
+# not listed there prints as its name; tests/test_registry.py asks for a key for every declared unit).
+LENGTH_UNITS: dict[str, tuple[str, Callable[[Event], bool]]] = {s.id: (s.length_unit, s.starts_unit) for s in specs()}
 UNIT_KEYS = {"turns": "simulate.unit_turns", "rounds": "simulate.unit_rounds", "hands": "simulate.unit_hands"}
 
 

@@ -14,9 +14,9 @@ from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
 from discord.ext import commands
 
-from bot.games import available_games
 from bot.i18n import t
 from bot.tables import TableError
+from cogs.utils.games import game_choices
 from cogs.utils.replies import locale_of, refuse, send_ephemeral
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description=t("cmd.help"))
     @app_commands.describe(game=t("cmd.help_game"))
-    @app_commands.choices(game=[app_commands.Choice(name=t(f"game.{g}"), value=g) for g in available_games()])
+    @app_commands.choices(game=game_choices(named=True))
     async def help_command(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
     ) -> None:

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.games import Event, IllegalMove
 from bot.games.mythical_dice import DIE_TYPES
-from bot.games.parsing import parse_int, quote
+from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.render import mythic as render
 from bot.tables import Table
@@ -173,10 +173,10 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
             return f"play:{typed}"
         kind = self._die_type(typed, locale_of(interaction))
         if kind is None:  # also ``²`` or ``①``: digits to str.isdigit(), not to int()
-            raise IllegalMove("unknown_die", f"Unknown die {quote(text)}.", die=text)
+            raise IllegalMove("unknown_die", die=text)
         ids = [d["id"] for d in view["your_dice"] if d["type"] == kind]
         if not ids:
-            raise IllegalMove("die_not_in_hand", f"You hold no {kind} die.", die=text)
+            raise IllegalMove("die_not_in_hand", die=text)
         legal = [d for d in ids if f"play:{d}" in view["legal"]]
         return f"play:{(legal or ids)[0]}"
 

@@ -11,18 +11,18 @@ from bot.i18n import t
 from cogs.utils.gamecog import GameCog
 
 
-class Pig(GameCog, group_name="pig", group_description=t("cmd.pig")):
+class Pig(GameCog, group_name="pig", group_description=t("pig.cmd.group")):
     game = "pig"
 
     @app_commands.command(name="new", description=t("cmd.new"))
     @app_commands.describe(
-        dice=t("cmd.opt_dice"),
-        target=t("cmd.opt_target"),
-        double_ones=t("cmd.opt_double_ones"),
-        doubles_multiplier=t("cmd.opt_doubles_multiplier"),
-        must_roll_after_doubles=t("cmd.opt_must_roll_after_doubles"),
-        auto_hold_at_target=t("cmd.opt_auto_hold_at_target"),
-        equal_turns=t("cmd.opt_equal_turns"),
+        dice=t("pig.cmd.opt_dice"),
+        target=t("pig.cmd.opt_target"),
+        double_ones=t("pig.cmd.opt_double_ones"),
+        doubles_multiplier=t("pig.cmd.opt_doubles_multiplier"),
+        must_roll_after_doubles=t("pig.cmd.opt_must_roll_after_doubles"),
+        auto_hold_at_target=t("pig.cmd.opt_auto_hold_at_target"),
+        equal_turns=t("pig.cmd.opt_equal_turns"),
     )
     async def new(
         self,
@@ -48,11 +48,11 @@ class Pig(GameCog, group_name="pig", group_description=t("cmd.pig")):
             ),
         )
 
-    @app_commands.command(name="roll", description=t("cmd.pig_roll"))
+    @app_commands.command(name="roll", description=t("pig.cmd.roll"))
     async def roll(self, interaction: discord.Interaction) -> None:
         await self.play(interaction, "roll")
 
-    @app_commands.command(name="hold", description=t("cmd.pig_hold"))
+    @app_commands.command(name="hold", description=t("pig.cmd.hold"))
     async def hold(self, interaction: discord.Interaction) -> None:
         await self.play(interaction, "hold")
 

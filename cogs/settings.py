@@ -11,12 +11,12 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tables import TableError
+from cogs.utils.games import game_choices
 from cogs.utils.replies import REFUSALS, locale_of, refuse, send_ephemeral
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
 
-GameChoice = Literal["pig", "mia", "mex", "liar", "mythic"]
 MAX_OPTIONS_TEXT = 400  # far more than every option of a game takes; a longer paste is refused as a whole
 
 
@@ -63,7 +63,8 @@ class Settings(commands.GroupCog, group_name="settings", group_description=t("cm
         await send_ephemeral(interaction, t("ui.settings_saved", locale_of(interaction), detail=f"timeout={seconds}s"))
 
     @app_commands.command(name="options", description=t("cmd.settings_options"))
-    async def options(self, interaction: discord.Interaction, game: GameChoice, values: str = "") -> None:
+    @app_commands.choices(game=game_choices())
+    async def options(self, interaction: discord.Interaction, game: str, values: str = "") -> None:
         try:
             parsed = parse_options(values) if values.strip() else None
             saved = await self.bot.tables.set_default_options(interaction.guild_id, game, parsed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -14,13 +14,13 @@ from bot.games import get_engine
 from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.store import repo
+from cogs.utils.games import game_choices
 from cogs.utils.replies import locale_of, send_ephemeral
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
 
 PAGE = 10
-GameChoice = Literal["pig", "mia", "mex", "liar", "mythic"]
 ALL_GAMES = ("wins", "losses", "neutral")  # across games a best score means nothing
 COUNTED = {"wins": "ui.n_wins", "losses": "ui.n_losses", "neutral": "ui.n_neutral"}
 
@@ -109,8 +109,9 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="leaderboard", description=t("cmd.leaderboard"))
     @app_commands.describe(game=t("cmd.leaderboard_game"))
+    @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: GameChoice | None = None) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         locale = locale_of(interaction)
         key = game or "all"
         embed, pages = await board_page(self.bot, interaction.guild_id, key, 1, locale)

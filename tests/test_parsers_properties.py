@@ -205,10 +205,11 @@ def test_every_refusal_that_quotes_user_text_is_cut_short():
     long = "x" * 3000
     for error in (
         TableError("bad_option", option=long, detail=long),
-        IllegalMove("unknown_die", long, die=long),
-        IllegalMove("no_such_code", long),  # no catalog entry: the engine's message, cut short too
+        IllegalMove("unknown_die", die=long),
+        IllegalMove("no_such_code", detail=long),  # no catalog entry: the generic refusal, never the params
     ):
         assert len(error_text(error, "en", "mythic")) < DISCORD_LIMIT
+    assert error_text(IllegalMove("no_such_code", detail=long), "en", "mythic") == "That is not a legal move now."
     assert "x" * (QUOTE_LIMIT + 1) not in error_text(TableError("bad_option", option=long, detail="d"), "en")
 
 

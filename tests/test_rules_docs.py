@@ -54,6 +54,21 @@ GAMES: dict[str, RulesDoc] = {
         ((rf"{START}MX_([A-Z]\d*[a-z]?|\d+[a-z]?){END}", "MX-{0}"), (rf"{START}decision_(\d+){END}", "Decision {0}")),
         "bot.games.mex",
     ),
+    "liar": RulesDoc(
+        "liars-dice.md",
+        ("test_liars_dice*.py",),
+        ((rf"{START}L(\d+){END}", "L-{0}"), (rf"{START}DL(\d+){END}", "D-L{0}")),
+        "bot.games.liars_dice",
+    ),
+    "mythic": RulesDoc(
+        "mythical-dice.md",
+        ("test_mythical_dice*.py",),
+        (
+            (rf"{START}MD_([A-Z]\d*[a-z]?|\d+[a-z]?){END}", "MD-{0}"),
+            (rf"{START}MD_[A-Z]?\d+[a-z]?_([A-Z]\d+[a-z]?){END}", "MD-{0}"),  # "MD_P1_P4": P4 is MD-P4 too
+        ),
+        "bot.games.mythical_dice",
+    ),
 }
 
 
@@ -121,6 +136,11 @@ def test_the_id_patterns_read_test_names_as_intended():
     assert ids_in("test_forfeit_in_a_two_way_tie_leaves_the_other_as_loser_MX_T", GAMES["mex"]) == {"MX-T"}
     assert ids_in("test_mex_example_1_values_MX_V1_MX_V2_MX_V3", GAMES["mex"]) == {"MX-V1", "MX-V2", "MX-V3"}
     assert ids_in("test_pig_double_ones_bust_is_like_a_single_one", GAMES["pig"]) == set()
+    assert ids_in("test_L1_L3_sum_wild_ones_after_three_threes_ten_ones_is_not_a_bid", GAMES["liar"]) == {"L-1", "L-3"}
+    assert ids_in("test_L4_example_1_B_bids_four_twos_A_challenges_no_wild_B_loses", GAMES["liar"]) == {"L-4"}
+    assert ids_in("test_MD_P1_P4_example_9_scoring_in_hand_5", GAMES["mythic"]) == {"MD-P1", "MD-P4"}
+    assert ids_in("test_MD_P3a_zero_bid_uses_the_hand_number", GAMES["mythic"]) == {"MD-P3a"}
+    assert ids_in("test_MD_1_example_1_hand_count", GAMES["mythic"]) == {"MD-1"}
 
 
 def test_is_defined_needs_a_heading_or_bold_and_the_whole_id():

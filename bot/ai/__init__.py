@@ -30,18 +30,13 @@ from typing import Any
 
 from bot.ai.common import LEVELS, legal_actions, normalise_level
 from bot.games.base import Action
+from bot.games.registry import specs
 
 log = logging.getLogger(__name__)
 
-#: game name -> the module with its ``choose(view, level, rng, legal)`` (made by
-#: :func:`bot.ai.common.make_choose`); imported on first use.
-PLAYER_MODULES = {
-    "pig": "bot.ai.pig_player",
-    "mia": "bot.ai.mia_player",
-    "mex": "bot.ai.mex_player",
-    "liar": "bot.ai.liar_player",
-    "mythic": "bot.ai.mythic_player",
-}
+#: game id -> the module with its ``choose(view, level, rng, legal)`` (made by
+#: :func:`bot.ai.common.make_choose`), as the game's spec names it; imported on first use.
+PLAYER_MODULES = {spec.id: spec.player for spec in specs()}
 
 #: Friendly names for computer seats, by level (a tavern's regulars).
 DEFAULT_NAMES: dict[str, tuple[str, ...]] = {

@@ -2,47 +2,41 @@
 
 from __future__ import annotations
 
-from importlib import import_module
+from typing import Any
 
 from bot.games.base import Action, Engine, Event, IllegalMove, InvalidOptions, Outcome, act
-
-# name -> module; each module exposes ENGINE. Imported lazily so one game's bug can't break the rest.
-GAME_MODULES = {
-    "pig": "bot.games.pig",
-    "mia": "bot.games.mia",
-    "mex": "bot.games.mex",
-    "liar": "bot.games.liars_dice",
-    "mythic": "bot.games.mythical_dice",
-}
+from bot.games.registry import GameSpec, game_ids, spec, specs
 
 
 def get_engine(name: str) -> Engine:
-    try:
-        module = GAME_MODULES[name]
-    except KeyError:
-        raise KeyError(f"unknown game {name!r}") from None
-    return import_module(module).ENGINE
+    """The game's engine; ``KeyError`` for an unknown game."""
+    return spec(name).engine
 
 
 def available_games() -> list[str]:
-    names = []
-    for name, module in GAME_MODULES.items():
-        try:
-            import_module(module)
-        except ModuleNotFoundError:
-            continue
-        names.append(name)
-    return names
+    """Every registered game's id, in the order players see them (see ``bot.games.registry``)."""
+    return list(game_ids())
+
+
+def __getattr__(name: str) -> Any:
+    # Derived from the registry on demand: the scan imports every engine module, which needs this package first.
+    if name == "GAME_MODULES":  # id -> the engine's module
+        return {s.id: s.module for s in specs()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
     "Action",
     "Engine",
     "Event",
+    "GameSpec",
     "IllegalMove",
     "InvalidOptions",
     "Outcome",
     "act",
     "available_games",
     "get_engine",
+    "game_ids",
+    "spec",
+    "specs",
 ]

@@ -20,16 +20,24 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)  # json
 
 
 class IllegalMove(Exception):
-    """Any illegal action. ``code`` keys the message catalog; ``params`` fill it."""
+    """Any illegal action. ``code`` keys the message catalog (``<game>.error.<code>`` or ``error.<code>``, read by
+    ``bot.render.error_text``); ``params`` fill it. No user text here: ``str()`` is for logs and tests."""
 
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
         self.code = code
-        self.message = message
         self.params = params
 
+    def __str__(self) -> str:
+        return _developer_text(self.code, self.params)
+
     def __repr__(self) -> str:
-        return f"IllegalMove({self.code!r}, {self.message!r})"
+        return f"IllegalMove({self.code!r}, {self.params!r})"
+
+
+def _developer_text(code: str, params: dict[str, Any]) -> str:
+    """``bid_not_higher (quantity=2, face=3)``: a refusal as logs and test failures show it."""
+    return f"{code} ({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else code
 
 
 class InvalidOptions(ValueError):
@@ -193,7 +201,7 @@ class Engine(ABC, Generic[S, OptT]):
     def check_player_count(self, players: int, options: OptT) -> None:
         lo, hi = self.player_range(options)
         if not lo <= players <= hi:
-            raise IllegalMove("player_count", f"{self.title} takes {lo}-{hi} players.", lo=lo, hi=hi)
+            raise IllegalMove("player_count", lo=lo, hi=hi)
 
     @abstractmethod
     def new_game(self, players: int, options: OptT, dice: DiceSource) -> tuple[S, list[Event]]:
@@ -258,15 +266,15 @@ class Engine(ABC, Generic[S, OptT]):
 
     def check_turn(self, state: S, player: int) -> None:
         if self.is_over(state):
-            raise IllegalMove("game_over", "The game is over.")
+            raise IllegalMove("game_over")
         if player not in self.to_act(state):
-            raise IllegalMove("not_your_turn", "It is not your turn.")
+            raise IllegalMove("not_your_turn")
 
     def check_legal(self, state: S, player: int, action: Action) -> None:
         """Generic guard: turn, then membership in ``legal_actions`` (engines may be more specific first)."""
         self.check_turn(state, player)
         if action not in self.legal_actions(state, player):
-            raise IllegalMove("illegal_action", f"{action} is not a legal move now.", action=str(action))
+            raise IllegalMove("illegal_action", action=str(action))
 
 
 _IMMUTABLE = (int, str, bool, float, type(None))

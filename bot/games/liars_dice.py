@@ -24,10 +24,11 @@ from bot.games.base import (
     OptionsBase,
     Outcome,
     act,
-    check_choice,
-    check_range,
+    choice,
+    whole,
 )
 from bot.games.dice import DiceSource
+from bot.games.registry import GameSpec
 
 RAISE_RULES = ("sum", "simple", "poker", "pirates", "lefthand")
 MODES = ("single", "loot", "lose_die")
@@ -35,23 +36,6 @@ STARTERS = ("loser", "winner")
 MAX_ROUNDS_LIMIT = 10_000
 
 CHALLENGE = act("challenge")
-
-FACE_NAMES = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-FACE_PLURALS = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
-
-# What each raise rule asks for, for error messages and the rules help (L-3).
-RULE_TEXT = {
-    "sum": "quantity × face must be more than {product}",
-    "simple": "bid more of the same face, or any quantity of a higher face",
-    "poker": "bid a higher quantity of any face, or the same quantity of a higher face",
-    "pirates": "the quantity or the face must be more than {top}, the larger number of the last bid",
-    "lefthand": "raise exactly one number: more of the same face, or the same quantity of a higher face",
-}
-
-
-def say(quantity: int, face: int) -> str:
-    """``3 fours``, ``1 two``."""
-    return f"{quantity} {FACE_NAMES[face] if quantity == 1 else FACE_PLURALS[face]}"
 
 
 def is_raise(rule: str, q: int, f: int, q2: int, f2: int) -> bool:
@@ -100,29 +84,22 @@ def legal_bids(rule: str, wild_ones: bool, total: int, q: int = 0, f: int = 0) -
 
 @dataclass(frozen=True)
 class LiarsOptions(OptionsBase):
-    dice_per_player: int = 5
-    raise_rule: str = "poker"  # D-L3
+    dice_per_player: int = whole(5, 1, 6)
+    raise_rule: str = choice("poker", RAISE_RULES)  # D-L3
     wild_ones: bool = False
-    mode: str = "single"  # D-L1
-    starter: str = "loser"  # L-6, multi-round modes only
-    max_rounds: int = 0  # 0 = no limit (D-L8), multi-round modes only
+    mode: str = choice("single", MODES)  # D-L1
+    starter: str = choice("loser", STARTERS)  # L-6, multi-round modes only
+    max_rounds: int = whole(0, 0, MAX_ROUNDS_LIMIT)  # 0 = no limit (D-L8), multi-round modes only
 
     def validate(self) -> None:
-        check_range("dice_per_player", self.dice_per_player, 1, 6)
-        check_choice("raise_rule", self.raise_rule, RAISE_RULES)
+        self.check_declared()
         if not isinstance(self.wild_ones, bool):
             raise InvalidOptions("wild_ones", f"expected true or false, got {self.wild_ones!r}")
-        check_choice("mode", self.mode, MODES)
-        check_choice("starter", self.starter, STARTERS)
-        check_range("max_rounds", self.max_rounds, 0, MAX_ROUNDS_LIMIT)
         if self.mode == "single":
             if self.max_rounds:
                 raise InvalidOptions("max_rounds", "only applies when mode is loot or lose_die (single is one round)")
             if self.starter != "loser":
                 raise InvalidOptions("starter", "only applies when mode is loot or lose_die (single is one round)")
-
-    def to_dict(self) -> JSON:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # all scalars: no deep copy
 
     @classmethod
     def from_dict(cls, data: JSON) -> Any:
@@ -247,52 +224,38 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
             return s, self._bid(s, player, q, f)
         if action == CHALLENGE:
             if state.bid is None:  # L-2
-                raise IllegalMove("no_bid_to_challenge", "There is no bid to challenge yet: make the opening bid.")
+                raise IllegalMove("no_bid_to_challenge")
             s = copy.deepcopy(state)
             return s, self._challenge(s, player, dice)
-        raise IllegalMove("illegal_action", f"{action} is not a Liar's Dice move.", action=str(action))
+        raise IllegalMove("illegal_action", action=str(action))
 
     def _check_bid(self, state: LiarsState, action: Action) -> tuple[int, int]:
         o = state.options
         args = action.args
         if len(args) != 2 or not all(isinstance(a, int) for a in args):
-            raise IllegalMove("bad_bid", "A bid is bid:<quantity>:<face>, e.g. bid:3:4.", action=str(action))
+            raise IllegalMove("bad_bid", action=str(action))
         q, f = int(args[0]), int(args[1])
         if not 1 <= f <= 6:
-            raise IllegalMove("bad_face", f"A die face is 1 to 6, not {f}.", face=f)
+            raise IllegalMove("bad_face", face=f)
         if o.wild_ones and f == 1:  # L-1 / seed 5.1
-            raise IllegalMove(
-                "ones_not_biddable", "Ones are wild in this game and cannot be bid; the lowest bid is 1 two.", face=f
-            )
+            raise IllegalMove("ones_not_biddable", face=f)
         if q < 1:
-            raise IllegalMove("bad_quantity", f"A bid claims at least one die, not {q}.", quantity=q)
+            raise IllegalMove("bad_quantity", quantity=q)
         total = state.total
         if q > total:  # L-1 / D-L5
             raise IllegalMove(
                 "quantity_over_cap",
-                f"Only {total} dice are in play, so a bid can claim at most {total}.",
                 quantity=q,
                 cap=total,
             )
         if state.bid is not None and not is_raise(o.raise_rule, *state.bid, q, f):
             pq, pf = state.bid
-            rule = o.raise_rule
-            why = RULE_TEXT[rule].format(product=pq * pf, top=max(pq, pf))
             smallest = self.min_raise(state)
-            params = {"rule": rule, "quantity": q, "face": f, "bid_quantity": pq, "bid_face": pf}
-            if smallest is None:
-                raise IllegalMove(
-                    "must_challenge",
-                    f"Nothing raises {say(pq, pf)} under the {rule} rule ({why}) with {total} dice in play: "
-                    "you must challenge.",
-                    **params,
-                    min_quantity=None,
-                    min_face=None,
-                )
+            params = {"rule": o.raise_rule, "quantity": q, "face": f, "bid_quantity": pq, "bid_face": pf}
+            if smallest is None:  # the catalog's text explains the rule (L-3)
+                raise IllegalMove("must_challenge", **params, min_quantity=None, min_face=None, cap=total)
             raise IllegalMove(
                 "bid_not_higher",
-                f"{say(q, f)} does not raise {say(pq, pf)} under the {rule} rule ({why}). "
-                f"The smallest legal raise is {say(*smallest)}.",
                 **params,
                 min_quantity=smallest[0],
                 min_face=smallest[1],
@@ -496,3 +459,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
 
 
 ENGINE = LiarsDice()
+# A re-deal is not a new round.
+SPEC = GameSpec(
+    ENGINE, order=4, length_unit="rounds", starts_unit=lambda e: e.kind == "round" and not e.data.get("redeal")
+)

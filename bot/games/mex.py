@@ -5,7 +5,6 @@ Every throw is open (rules §10: "open throws, lowest loses"), so nothing is hid
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,11 +18,12 @@ from bot.games.base import (
     OptionsBase,
     Outcome,
     act,
-    check_choice,
-    check_range,
+    choice,
     clone,
+    whole,
 )
 from bot.games.dice import DiceSource
+from bot.games.registry import GameSpec
 
 MEX = 1000  # MX-V1: the highest throw
 MODES = ("mex", "pips")  # MX-T2: how an extra round is counted
@@ -78,23 +78,19 @@ def penalty(mode: str, mexes: int) -> int:
 
 @dataclass(frozen=True)
 class MexOptions(OptionsBase):
-    starting_lives: int = 12
-    max_throws: int = 3
-    mex_penalty: str = "seed"
+    starting_lives: int = whole(12, 1, 99)
+    max_throws: int = whole(3, 1, 3)
+    mex_penalty: str = choice("seed", PENALTIES)
     allow_end_round_early: bool = True
-    tiebreak_mode_choice: str = "chooser"
-    first_starter: str = "random"
+    tiebreak_mode_choice: str = choice("chooser", ("chooser", "always_mex", "always_pips"))
+    first_starter: str = choice("random", ("random", "host", "seat1"))
     mex_ends_turn: bool = True
     points_enabled: bool = True
     mex_passes_lead: bool = False
     hold_one_or_two: bool = False
 
     def validate(self) -> None:
-        check_range("starting_lives", self.starting_lives, 1, 99)
-        check_range("max_throws", self.max_throws, 1, 3)
-        check_choice("mex_penalty", self.mex_penalty, PENALTIES)
-        check_choice("tiebreak_mode_choice", self.tiebreak_mode_choice, ("chooser", "always_mex", "always_pips"))
-        check_choice("first_starter", self.first_starter, ("random", "host", "seat1"))
+        self.check_declared()
         for name in (
             "allow_end_round_early",
             "mex_ends_turn",
@@ -107,10 +103,6 @@ class MexOptions(OptionsBase):
         for name in ("hold_one_or_two", "mex_passes_lead"):
             if getattr(self, name) and self.max_throws < 2:
                 raise InvalidOptions(name, "does nothing with a max_throws of 1; allow 2 or 3 throws")
-
-    def to_dict(self) -> JSON:
-        # Flat fields, so a shallow dict equals dataclasses.asdict, at a fraction of its cost.
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
 
 @dataclass
@@ -214,44 +206,44 @@ class Mex(Engine[MexState, MexOptions]):
         tb = r.tiebreak
         if action.name == "choose":
             if tb is None or tb.mode is not None:
-                return IllegalMove("not_choosing", "There is no counting mode to choose now.")
+                return IllegalMove("not_choosing")
             if action.args not in ((m,) for m in MODES):
-                return IllegalMove("bad_mode", "Choose pips or mex.", choice=":".join(map(str, action.args)))
+                return IllegalMove("bad_mode", choice=":".join(map(str, action.args)))
             return None
         if action not in CANDIDATES and action.name != "hold":
-            return IllegalMove("illegal_action", f"{action} is not a Mex move.", action=str(action))
+            return IllegalMove("illegal_action", action=str(action))
         if tb is not None:
             if tb.mode is None:
-                return IllegalMove("must_choose_mode", "The extra round's counting (pips or mex) must be chosen first.")
+                return IllegalMove("must_choose_mode")
             if action != THROW:  # MX-T3
-                return IllegalMove("extra_round_throw_only", "In an extra round everyone throws exactly once.")
+                return IllegalMove("extra_round_throw_only")
             return None
         throws = r.throws[player]
         if action == THROW:
             limit = self._limit(s)
             if len(throws) >= limit:
-                return IllegalMove("throw_limit_reached", f"You may throw at most {limit} times.", limit=limit)
+                return IllegalMove("throw_limit_reached", limit=limit)
             return None
         if action == END_ROUND and not o.allow_end_round_early:
-            return IllegalMove("end_round_disabled", "Ending the round early is switched off.")
+            return IllegalMove("end_round_disabled")
         if action.name == "hold" and not o.hold_one_or_two:
-            return IllegalMove("hold_disabled", "Keeping a die is switched off.")
+            return IllegalMove("hold_disabled")
         if not throws:  # MX-2
-            return IllegalMove("must_throw_first", "Throw at least once first.")
+            return IllegalMove("must_throw_first")
         if r.must_throw:
-            return IllegalMove("must_throw_after_hold", "You kept a die: throw the other one.")
+            return IllegalMove("must_throw_after_hold")
         if action == END_ROUND:  # MX-5
             if r.mex_count:
-                return IllegalMove("mex_thrown", "A Mex was thrown this round: it cannot end early.")
+                return IllegalMove("mex_thrown")
             if r.pos == len(r.order) - 1:
-                return IllegalMove("nobody_left_to_throw", "Everyone else has thrown already.")
+                return IllegalMove("nobody_left_to_throw")
         if action.name == "hold":
             if r.held is not None:
-                return IllegalMove("hold_used", "You may keep a die only once per turn.")
+                return IllegalMove("hold_used")
             if len(throws) >= self._limit(s):
-                return IllegalMove("hold_no_throws_left", "You have no throw left to use a kept die on.")
+                return IllegalMove("hold_no_throws_left")
             if action.args not in ((f,) for f in HOLDABLE) or action.args[0] not in throws[-1]:
-                return IllegalMove("hold_no_such_die", "Keep a 1 or a 2 from your last throw.")
+                return IllegalMove("hold_no_such_die")
         return None
 
     # --- moves ---------------------------------------------------------------------------------
@@ -261,9 +253,7 @@ class Mex(Engine[MexState, MexOptions]):
         choosing = state.winner is None and tb is not None and tb.mode is None
         if choosing and action.name == "choose" and player != tb.chooser and 0 <= player < len(state.lives):
             # MX-T2: another player asks to pick the counting; name who picks rather than just "not your turn".
-            raise IllegalMove(
-                "not_chooser", "Only the last tied player picks how the extra round is counted.", chooser=tb.chooser
-            )
+            raise IllegalMove("not_chooser", chooser=tb.chooser)
         self.check_turn(state, player)
         refusal = self._refusal(state, player, action)
         if refusal is not None:
@@ -570,3 +560,4 @@ class Mex(Engine[MexState, MexOptions]):
 
 
 ENGINE = Mex()
+SPEC = GameSpec(ENGINE, order=3, length_unit="rounds", starts_unit=lambda e: e.kind == "round_start")

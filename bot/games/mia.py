@@ -23,11 +23,12 @@ from bot.games.base import (
     OptionsBase,
     Outcome,
     act,
-    check_choice,
-    check_range,
+    choice,
     clone,
+    whole,
 )
 from bot.games.dice import DiceSource
+from bot.games.registry import GameSpec
 
 MIA = 21
 # M-1: every value a roll (or a claim) can have, in plain numeric order; (2, 1) gives 21 = Mia.
@@ -95,21 +96,16 @@ def _normalised(value: int) -> int | None:
 
 @dataclass(frozen=True)
 class MiaOptions(OptionsBase):
-    doubles_order: str = "ones_high"
-    lives: int = 6
-    mia_check_penalty: int = 2
-    mia_mode: str = "challengeable"
-    blind_pass: str = "off"
-    next_round_starter: str = "left_of_loser"
+    doubles_order: str = choice("ones_high", ("ones_high", "sixes_high"))
+    lives: int = whole(6, 1, 10)
+    mia_check_penalty: int = whole(2, 1, 3)
+    mia_mode: str = choice("challengeable", ("challengeable", "auto_reveal"))
+    blind_pass: str = choice("off", ("off", "first_receiver", "any"))
+    next_round_starter: str = choice("left_of_loser", ("left_of_loser", "loser", "challenger"))
     stop_at_first_elimination: bool = False
 
     def validate(self) -> None:
-        check_choice("doubles_order", self.doubles_order, ("ones_high", "sixes_high"))
-        check_range("lives", self.lives, 1, 10)
-        check_range("mia_check_penalty", self.mia_check_penalty, 1, 3)
-        check_choice("mia_mode", self.mia_mode, ("challengeable", "auto_reveal"))
-        check_choice("blind_pass", self.blind_pass, ("off", "first_receiver", "any"))
-        check_choice("next_round_starter", self.next_round_starter, ("left_of_loser", "loser", "challenger"))
+        self.check_declared()
         stop = self.stop_at_first_elimination
         if not isinstance(stop, bool):
             raise InvalidOptions("stop_at_first_elimination", f"expected true or false, got {stop!r}")
@@ -221,52 +217,47 @@ class Mia(Engine[MiaState, MiaOptions]):
         """Raise the most specific IllegalMove for ``action``; the state is never touched."""
         name, args = action.name, action.args
         if name not in PHASE_OF:
-            raise IllegalMove("illegal_action", f"{action} is not a Mia move.", action=str(action))
+            raise IllegalMove("illegal_action", action=str(action))
         if name in ("claim", "blind_pass"):
             if len(args) != 1 or not isinstance(args[0], int):
-                raise IllegalMove("illegal_action", f"{name} needs one value, e.g. {name}:53.", action=str(action))
+                raise IllegalMove("illegal_action", action=str(action))
             value = args[0]
             if value not in VALUES:
-                hint = _normalised(value)
-                extra = f" Did you mean {hint}?" if hint else ""
-                raise IllegalMove("bad_value", f"{value} is not a Mia value.{extra}", value=value, did_you_mean=hint)
+                raise IllegalMove("bad_value", value=value, did_you_mean=_normalised(value))
         elif args:
-            raise IllegalMove("illegal_action", f"{name} takes no value.", action=str(action))
+            raise IllegalMove("illegal_action", action=str(action))
         if name == "blind_pass":
             if s.options.blind_pass == "off":
-                raise IllegalMove("blind_pass_not_allowed", "Blind passes are not enabled at this table.", reason="off")
+                raise IllegalMove("blind_pass_not_allowed", reason="off")
             if s.phase == AWAIT_MIA_RESPONSE:
-                raise IllegalMove("blind_pass_not_allowed", "You cannot pass a Mia on.", reason="mia")
+                raise IllegalMove("blind_pass_not_allowed", reason="mia")
         if s.phase != PHASE_OF[name]:
             expected = sorted({a.name for a in self.legal_actions(s, s.holder)})
             raise IllegalMove(
                 "wrong_phase",
-                f"You cannot {name} now; you may: {', '.join(expected)}.",
                 phase=s.phase,
                 action=name,
                 expected=expected,
             )
         if name == "peek" and s.looked:
-            raise IllegalMove("already_looked", "You have already seen these dice.")
+            raise IllegalMove("already_looked")
         if name == "claim":
             self._check_raise(s, args[0], values_above(s.claim, s.options.doubles_order))
         if name == "blind_pass":
             if s.options.blind_pass == "first_receiver" and s.claims != 1:
                 raise IllegalMove(
                     "blind_pass_not_allowed",
-                    "Only the first receiver of a round may pass blind.",
                     reason="first_receiver",
                 )
             if args[0] == s.claim and self._loop_guarded(s):
                 raise IllegalMove(
                     "loop_guard",
-                    f"{s.claim} has gone round blind; challenge, roll or pass higher.",
                     claim=s.claim,
                     streak=s.blind_streak,
                 )
             self._check_raise(s, args[0], self._blind_values(s))
         if action not in self.legal_actions(s, s.holder):  # belt and braces: legal_actions is the authority
-            raise IllegalMove("illegal_action", f"{action} is not a legal move now.", action=str(action))
+            raise IllegalMove("illegal_action", action=str(action))
 
     @staticmethod
     def _check_raise(s: MiaState, value: int, allowed: list[int]) -> None:
@@ -274,7 +265,6 @@ class Mia(Engine[MiaState, MiaOptions]):
             lowest = allowed[0] if allowed else None
             raise IllegalMove(
                 "claim_not_higher",
-                f"{value} does not beat {s.claim}: announce at least {lowest}.",
                 claim=s.claim,
                 min=lowest,
                 value=value,
@@ -492,3 +482,4 @@ class Mia(Engine[MiaState, MiaOptions]):
 
 
 ENGINE = Mia()
+SPEC = GameSpec(ENGINE, order=2, length_unit="rounds", starts_unit=lambda e: e.kind == "round_start")

@@ -40,10 +40,11 @@ from bot.games.base import (
     OptionsBase,
     Outcome,
     act,
-    check_choice,
+    choice,
 )
 from bot.games.dice import DiceSource
 from bot.games.parsing import parse_int, quote
+from bot.games.registry import GameSpec
 
 # --- the dice (table A.1) ---------------------------------------------------------------
 
@@ -122,16 +123,16 @@ class MythicOptions(OptionsBase):
     allow_two_players: bool = False
     hands_by_players: str = "3:8,4:8,5:7,6:6"
     dice_set: str = "standard"
-    first_start_player: str = "random"
-    hand_leader: str = "rotate"
+    first_start_player: str = choice("random", ("random", "host"))
+    hand_leader: str = choice("rotate", ("rotate", "last_trick_winner"))
     special_lead_sets_no_suit: bool = False
-    three_way: str = "mermaid_wins"
-    same_special_tie: str = "later"
-    all_flags: str = "first_roller"
-    griffin_bonus: str = "per_griffin"
-    bonus_flag_scope: str = "trick"
+    three_way: str = choice("mermaid_wins", ("mermaid_wins", "sequential"))
+    same_special_tie: str = choice("later", ("later", "earlier"))
+    all_flags: str = choice("first_roller", ("first_roller", "nobody"))
+    griffin_bonus: str = choice("per_griffin", ("per_griffin", "per_trick"))
+    bonus_flag_scope: str = choice("trick", ("trick", "hand", "face_only"))
     bonuses_enabled: bool = True
-    tie_break: str = "share"
+    tie_break: str = choice("share", ("share", "exact_bids"))
 
     def __post_init__(self) -> None:
         hands = self.hands_by_players
@@ -154,14 +155,7 @@ class MythicOptions(OptionsBase):
         for name in ("allow_two_players", "special_lead_sets_no_suit", "bonuses_enabled"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidOptions(name, f"expected true or false, got {quote(getattr(self, name))}")
-        check_choice("first_start_player", self.first_start_player, ("random", "host"))
-        check_choice("hand_leader", self.hand_leader, ("rotate", "last_trick_winner"))
-        check_choice("three_way", self.three_way, ("mermaid_wins", "sequential"))
-        check_choice("same_special_tie", self.same_special_tie, ("later", "earlier"))
-        check_choice("all_flags", self.all_flags, ("first_roller", "nobody"))
-        check_choice("griffin_bonus", self.griffin_bonus, ("per_griffin", "per_trick"))
-        check_choice("bonus_flag_scope", self.bonus_flag_scope, ("trick", "hand", "face_only"))
-        check_choice("tie_break", self.tie_break, ("share", "exact_bids"))
+        self.check_declared()
         if not isinstance(self.dice_set, str):
             raise InvalidOptions("dice_set", f"expected 'standard' or seven counts, got {quote(self.dice_set)}")
         try:
@@ -195,9 +189,6 @@ class MythicOptions(OptionsBase):
                 raise InvalidOptions(
                     name, f"{players} players x {hands[players]} dice in the last hand exceed the bag of {bag} dice"
                 )
-
-    def to_dict(self) -> JSON:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # all values are plain
 
     @property
     def min_players(self) -> int:
@@ -431,35 +422,33 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         self, state: MythicState, player: int, action: Action, dice: DiceSource
     ) -> tuple[MythicState, list[Event]]:
         if state.phase == "over":
-            raise IllegalMove("game_over", "The game is over.")
+            raise IllegalMove("game_over")
         if action.name not in ("bid", "play"):
-            raise IllegalMove("illegal_action", f"{action} is not a Mythical Dice move.", action=str(action))
+            raise IllegalMove("illegal_action", action=str(action))
         if not (isinstance(player, int) and 0 <= player < state.players and state.active[player]):
-            raise IllegalMove("not_your_turn", "You are not playing in this game.")
+            raise IllegalMove("not_your_turn")
         if len(action.args) != 1 or not isinstance(action.args[0], int):
-            raise IllegalMove("bad_action", f"{action.name} takes one whole number.", action=str(action))
+            raise IllegalMove("bad_action", action=str(action))
         if action.name == "bid":
             bid = action.args[0]
             if state.phase != "bidding":
-                raise IllegalMove("bidding_closed", "The bids for this hand are already in.")
+                raise IllegalMove("bidding_closed")
             if state.bids[player] is not None:
-                raise IllegalMove("already_bid", "You have already bid this hand.")
+                raise IllegalMove("already_bid")
             if not 0 <= bid <= state.hand_no:
-                raise IllegalMove(
-                    "bid_out_of_range", f"Bid from 0 to {state.hand_no}.", bid=bid, lo=0, hi=state.hand_no
-                )
+                raise IllegalMove("bid_out_of_range", bid=bid, lo=0, hi=state.hand_no)
             s = copy.deepcopy(state)
             return s, self._bid(s, player, bid)
         die = action.args[0]
         if state.phase == "bidding":
-            raise IllegalMove("still_bidding", "Wait until every bid is in.")
+            raise IllegalMove("still_bidding")
         if player != state.current:
-            raise IllegalMove("not_your_turn", "It is not your turn.")
+            raise IllegalMove("not_your_turn")
         if die not in state.hands[player]:
-            raise IllegalMove("die_not_in_hand", f"Die {die} is not one of your hidden dice.", die=die)
+            raise IllegalMove("die_not_in_hand", die=die)
         if die not in legal_dice(state.hands[player], state.trick, state.options):
             suit = trick_suit(state.trick, state.options)
-            raise IllegalMove("must_follow_colour", f"You must play {suit} or a special die.", colour=suit, die=die)
+            raise IllegalMove("must_follow_colour", colour=suit, die=die)
         s = copy.deepcopy(state)
         return s, self._play(s, player, die, dice)
 
@@ -715,3 +704,4 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
 
 
 ENGINE = MythicalDice()
+SPEC = GameSpec(ENGINE, order=5, length_unit="hands", starts_unit=lambda e: e.kind == "hand_started")

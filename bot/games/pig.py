@@ -13,11 +13,12 @@ from bot.games.base import (
     OptionsBase,
     Outcome,
     act,
-    check_choice,
-    check_range,
+    choice,
     clone,
+    whole,
 )
 from bot.games.dice import DiceSource
+from bot.games.registry import GameSpec
 
 ROLL = act("roll")
 HOLD = act("hold")
@@ -25,19 +26,16 @@ HOLD = act("hold")
 
 @dataclass(frozen=True)
 class PigOptions(OptionsBase):
-    dice: int = 1
-    target: int = 100
-    double_ones: str = "plus25"
-    doubles_multiplier: int = 2
+    dice: int = choice(1, (1, 2))
+    target: int = whole(100, 20, 500)
+    double_ones: str = choice("plus25", ("plus25", "lose_score", "bust"))
+    doubles_multiplier: int = choice(2, (1, 2))
     must_roll_after_doubles: bool = False
     auto_hold_at_target: bool = True
     equal_turns: bool = False
 
     def validate(self) -> None:
-        check_choice("dice", self.dice, (1, 2))
-        check_range("target", self.target, 20, 500)
-        check_choice("double_ones", self.double_ones, ("plus25", "lose_score", "bust"))
-        check_choice("doubles_multiplier", self.doubles_multiplier, (1, 2))
+        self.check_declared()
 
 
 @dataclass
@@ -84,13 +82,13 @@ class Pig(Engine[PigState, PigOptions]):
         self.check_turn(state, player)
         if action == HOLD:
             if state.rolls_this_turn == 0:  # P-1 / D-P3
-                raise IllegalMove("hold_before_roll", "You must roll at least once before you hold.")
+                raise IllegalMove("hold_before_roll")
             if state.must_roll:
-                raise IllegalMove("must_roll_after_doubles", "You rolled a double: you must roll again.")
+                raise IllegalMove("must_roll_after_doubles")
             s = clone(state)
             return s, self._hold(s)
         if action != ROLL:
-            raise IllegalMove("illegal_action", f"{action} is not a Pig move.", action=str(action))
+            raise IllegalMove("illegal_action", action=str(action))
         s = clone(state)
         return s, self._roll(s, dice)
 
@@ -258,3 +256,4 @@ class Pig(Engine[PigState, PigOptions]):
 
 
 ENGINE = Pig()
+SPEC = GameSpec(ENGINE, order=1, length_unit="turns", starts_unit=lambda e: e.kind == "turn")

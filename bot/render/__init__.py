@@ -3,14 +3,18 @@ the Discord presenter and the terminal presenter both build on these pieces."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
 from bot.games import Event, IllegalMove
 from bot.games.parsing import QUOTE_LIMIT, clip
+from bot.games.registry import spec
 from bot.i18n import has, t
 from bot.tables.model import Table, TableError
+
+log = logging.getLogger(__name__)
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 LOG_LINES = 8  # lines of the public log on the table message
@@ -63,20 +67,27 @@ def fill(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
 def event_text(game: str, kind: str, data: dict[str, Any], names: list[str], locale: str) -> str | None:
     """One log line, or None for events the log does not show (an empty template)."""
     module = game_module(game)
-    if hasattr(module, "event_key"):  # a game may pick a variant, e.g. a roll that busts
-        kind = module.event_key(kind, data)
-    # A forfeit forced by missed turns (the service tags its events ``why``) reads differently from a /leave.
-    kinds = [f"{kind}_timeouts", kind] if data.get("why") == "timeouts" else [kind]
-    for key in [f"{prefix}.{k}" for k in kinds for prefix in (f"{game}.event", "event")]:
+    for key in event_keys(game, kind, data):
         if has(key, locale):
             params = fill(data, names)
             if "missed" in data:
                 params["count"] = data["missed"]  # "after {count} missed turns", a plural entry
             if hasattr(module, "event_params"):  # e.g. every hand of a reveal, drawn with names
-                params.update(module.event_params(kind, data, names, locale))
+                variant = module.event_key(kind, data) if hasattr(module, "event_key") else kind
+                params.update(module.event_params(variant, data, names, locale))
             text = t(key, locale, **params)
             return text or None
     return None
+
+
+def event_keys(game: str, kind: str, data: dict[str, Any]) -> list[str]:
+    """The catalog keys an event may read from, most specific first."""
+    module = game_module(game)
+    if hasattr(module, "event_key"):  # a game may pick a variant, e.g. a roll that busts
+        kind = module.event_key(kind, data)
+    # A forfeit forced by missed turns (the service tags its events ``why``) reads differently from a /leave.
+    kinds = [f"{kind}_timeouts", kind] if data.get("why") == "timeouts" else [kind]
+    return [f"{prefix}.{k}" for k in kinds for prefix in (f"{game}.event", "event")]
 
 
 def error_text(error: Exception, locale: str, game: str | None = None, names: list[str] | None = None) -> str:
@@ -92,11 +103,24 @@ def error_text(error: Exception, locale: str, game: str | None = None, names: li
         if names is not None:
             seats = {k: v for k, v in params.items() if k in SEAT_KEYS}
             params.update(fill(seats, names))
-        for key in (f"{game}.error.{error.code}", f"error.{error.code}"):
-            if game and has(key, locale):
+        module = game_module(game) if game else None
+        for key in error_keys(error.code, error.params, game):
+            if has(key, locale):
+                if hasattr(module, "error_params"):  # e.g. a bid drawn as dice, a rule explained
+                    params.update(module.error_params(error.code, error.params, locale))
                 return clip(t(key, locale, **params), REFUSAL_LIMIT)
-        return clip(error.message, REFUSAL_LIMIT)  # the engine's own English message names the rule
+        log.warning("no catalog text for the refusal %s", error)  # tests/test_catalog.py keeps this from happening
+        return t("error.illegal_action", locale)
     raise TypeError(error)
+
+
+def error_keys(code: str, params: dict[str, Any], game: str | None = None) -> list[str]:
+    """The catalog keys a refusal may read from, most specific first: the game's variant (its render module's
+    ``error_key``, e.g. ``blind_pass_not_allowed_off``), the game's text, then the text all games share."""
+    module = game_module(game) if game else None
+    variant = module.error_key(code, params) if hasattr(module, "error_key") else code
+    names = dict.fromkeys((variant, code))
+    return [*(f"{game}.error.{name}" for name in names if game), *(f"error.{name}" for name in names)]
 
 
 def _clipped(params: dict[str, Any]) -> dict[str, Any]:
@@ -116,7 +140,8 @@ class TableText:
 
 
 def game_module(game: str) -> Any:
-    return import_module(f"bot.render.{game}")
+    """The game's render module, as its spec names it (``bot.render.<id>`` by convention)."""
+    return import_module(spec(game).renderer)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,27 @@ def bid_text(quantity: int, face: int, locale: str = DEFAULT, key: str = "liar.b
     name = t(f"liar.face_{'one' if quantity == 1 else 'many'}.{face}", locale)
     return t(key, locale, quantity=quantity, die=DIE_FACES[face - 1], name=name)
 
+# The fields ``error_params`` adds to a refusal's own params (tests/test_catalog.py checks templates against them).
+ERROR_PARAMS = frozenset({"bid", "standing", "rule_name", "why", "smallest", "dice"})
+
+
+def error_params(code: str, params: dict[str, Any], locale: str) -> dict[str, str]:
+    """A refused raise names both bids, the rule and what it asks for (L-3), and the smallest legal raise."""
+    if code not in ("bid_not_higher", "must_challenge"):
+        return {}
+    pq, pf, rule = params["bid_quantity"], params["bid_face"], params["rule"]
+    extra = {
+        "bid": bid_text(params["quantity"], params["face"], locale),
+        "standing": bid_text(pq, pf, locale),
+        "rule_name": t(f"liar.rule.{rule}", locale),
+        "why": t(f"liar.rule_why.{rule}", locale, product=pq * pf, top=max(pq, pf)),
+    }
+    if params.get("min_quantity") is not None:
+        extra["smallest"] = bid_text(params["min_quantity"], params["min_face"], locale)
+    if params.get("cap") is not None:
+        extra["dice"] = t("ui.n_dice", locale, count=params["cap"])
+    return extra
+
 
 def event_key(kind: str, data: dict[str, Any]) -> str:
     if kind == "bid" and data.get("face") in range(1, 7):

@@ -40,6 +40,15 @@ def event_key(kind: str, data: dict[str, Any]) -> str:
     return kind
 
 
+def error_key(code: str, params: dict[str, Any]) -> str:
+    """Refusal variants: why a blind pass is refused, a bad value with a likely meaning."""
+    if code == "blind_pass_not_allowed" and params.get("reason"):
+        return f"{code}_{params['reason']}"
+    if code == "bad_value" and params.get("did_you_mean") is not None:
+        return "bad_value_hint"
+    return code
+
+
 MIA_LABEL = "mia.mia_value"
 
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from bot.games.dice import SeededDice
-from bot.games.liars_dice import say
 from bot.render import dice_text, table_text
+from bot.render.liar import bid_text
 from tests.e2e.conftest import World
 from tests.fakediscord import CommandUnavailable, FakeMessage, MessageVersion
 
@@ -259,7 +259,8 @@ async def test_bad_bids_and_moves_out_of_turn_are_specific_ephemeral_errors_that
         assert "bids **2 × ⚃** (fours)" in reply.text
         text = await refused(users[second], "bid", quantity=3, face=4)  # pirates: neither 3 nor 4 beats max(2, 4)
         smallest = table.engine.min_raise(table.state)
-        assert "pirates" in text and f"smallest legal raise is {say(*smallest)}" in text, text
+        assert "under the pirates' rule (the quantity or the face must be more than 4" in text, text
+        assert f"The smallest legal raise is {bid_text(*smallest)}." in text, text
         assert smallest == (1, 5)
         await board_is_current(world, board, table)
         assert "at least **1 × ⚄** (five)" in board.text  # the table message names the smallest raise too

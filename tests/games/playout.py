@@ -10,6 +10,8 @@ import pytest
 
 from bot.games.base import Action, Engine, Event, IllegalMove
 from bot.games.dice import SeededDice
+from bot.i18n import has
+from bot.render import error_keys, error_text
 
 MAX_STEPS = 20_000
 
@@ -19,8 +21,12 @@ def assert_unchanged_on_illegal(engine: Engine, state: Any, player: int, action:
     with pytest.raises(IllegalMove) as info:
         engine.apply(state, player, action, SeededDice(1))
     assert engine.dumps(state) == before, "an illegal move changed the state"
-    assert info.value.code and info.value.message
-    return info.value
+    refusal = info.value
+    assert refusal.code and str(refusal).startswith(refusal.code)
+    # the refusal reads from the catalog with every field filled (not the generic fallback)
+    assert any(has(key) for key in error_keys(refusal.code, refusal.params, engine.name)), refusal
+    assert "{" not in error_text(refusal, "en", engine.name), refusal
+    return refusal
 
 
 def random_playout(

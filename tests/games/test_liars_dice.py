@@ -11,6 +11,9 @@ from bot.games import get_engine
 from bot.games.base import Action, IllegalMove, InvalidOptions
 from bot.games.dice import ScriptedDice, SeededDice
 from bot.games.liars_dice import ENGINE, RAISE_RULES, LiarsOptions, LiarsState, legal_bids
+from bot.i18n import t
+from bot.render import error_text
+from bot.render.liar import bid_text
 from tests.games.playout import assert_unchanged_on_illegal
 
 A, B, C = 0, 1, 2
@@ -170,7 +173,8 @@ def test_L2_pirates_after_ten_twos_with_ten_dice_must_challenge():
     assert ENGINE.legal_actions(state, B) == [Action("challenge")]
     err = assert_unchanged_on_illegal(ENGINE, state, B, Action("bid", (10, 6)))
     assert err.code == "must_challenge"
-    assert "pirates rule" in err.message and "challenge" in err.message
+    text = error_text(err, "en", "liar")
+    assert "pirates' rule" in text and "call **Liar!**" in text and "with 10 dice in play" in text, text
     assert err.params["min_quantity"] is None
 
 
@@ -192,7 +196,7 @@ def test_L1_wild_ones_ones_are_not_bids_and_the_opening_minimum_is_one_two():
     for q in (1, 2):
         err = assert_unchanged_on_illegal(ENGINE, state, A, Action("bid", (q, 1)))
         assert err.code == "ones_not_biddable"
-        assert "1 two" in err.message
+        assert "the lowest bid is 1 × ⚁" in error_text(err, "en", "liar")
 
 
 def test_L3_pirates_wild_after_one_two():
@@ -231,8 +235,9 @@ def test_L3_bid_not_higher_names_the_rule_and_the_smallest_legal_raise(rule):
     q, f, words = SMALLEST_AFTER_THREE_FOURS[rule]
     err = assert_unchanged_on_illegal(ENGINE, state, B, Action("bid", (3, 4)))
     assert err.code == "bid_not_higher"
-    assert f"{rule} rule" in err.message
-    assert f"smallest legal raise is {words}" in err.message
+    text = error_text(err, "en", "liar")
+    assert t(f"liar.rule.{rule}") in text and t(f"liar.rule_why.{rule}", product=12, top=4) in text, text
+    assert f"smallest legal raise is {bid_text(q, f)}" in text and f"({words.split()[1]})" in text, text
     assert err.params["rule"] == rule
     assert (err.params["min_quantity"], err.params["min_face"]) == (q, f)
     assert (err.params["bid_quantity"], err.params["bid_face"]) == (3, 4)
@@ -258,7 +263,7 @@ def test_L1_quantity_over_cap_and_malformed_bids_are_refused():
         err = assert_unchanged_on_illegal(ENGINE, state, A, action)
         assert err.code == code, (action, err)
     err = assert_unchanged_on_illegal(ENGINE, state, A, Action("bid", (11, 2)))
-    assert err.params["cap"] == 10 and "10 dice" in err.message
+    assert err.params["cap"] == 10 and "Only 10 dice are in play" in error_text(err, "en", "liar")
     assert assert_unchanged_on_illegal(ENGINE, state, B, Action("bid", (1, 2))).code == "not_your_turn"
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.games.base import Action, InvalidOptions, act
+from bot.games.base import Action, IllegalMove, InvalidOptions, act
 from bot.games.dice import ScriptedDice, SeededDice
 from bot.games.mex import END_ROUND, MEX, STAND, THROW, MexOptions, mex_value, penalty, pips_value
 from bot.games.mex import ENGINE as MEX_ENGINE
@@ -342,8 +342,10 @@ def test_options_reject_variants_that_need_a_second_throw(option):
 
 def test_player_count_2_to_10():
     for players in (1, 11):
-        with pytest.raises(Exception, match="2-10"):
+        with pytest.raises(IllegalMove, match="^player_count") as refused:
             MEX_ENGINE.new_game(players, MexOptions(), SeededDice(0))
+        assert refused.value.params == {"lo": 2, "hi": 10}
+        assert error_text(refused.value, "en", "mex") == "This game takes 2 to 10 players."
     assert MEX_ENGINE.player_range(MexOptions()) == (2, 10)
 
 
@@ -571,7 +573,7 @@ def test_timeout_of_the_chooser_picks_mex_MX_T2():
 
 
 def test_timeout_of_someone_else_is_refused():
-    with pytest.raises(Exception, match="not your turn"):
+    with pytest.raises(IllegalMove, match="^not_your_turn$"):
         MEX_ENGINE.timeout(start(3), B, ScriptedDice())
 
 

@@ -28,7 +28,7 @@ from bot.games.mia import (
     values_above,
 )
 from bot.games.mia import ENGINE as MIA_ENGINE
-from bot.render import Menu
+from bot.render import Menu, error_text
 from bot.render import mia as render
 from tests.games.playout import assert_unchanged_on_illegal, random_playout
 
@@ -106,7 +106,7 @@ def test_mia_example_2_legal_raises_M4():
         error = assert_unchanged_on_illegal(MIA_ENGINE, state, B, act("claim", bad))
         assert error.code == "claim_not_higher"
         assert error.params["claim"] == 64 and error.params["min"] == 65
-        assert "64" in error.message and "65" in error.message
+        assert f"**{bad}** does not beat **64**: announce at least **65**." == error_text(error, "en", "mia")
     state, _ = play(start((4, 1), doubles_order="sixes_high"), (A, "claim:33"), (B, "roll"), faces=(2, 3))
     assert claims(state, B) == [44, 55, 66, 21]
 

@@ -14,6 +14,8 @@ from bot.games.base import Action, IllegalMove, act
 from bot.games.dice import SeededDice
 from bot.games.mia import ENGINE as MIA_ENGINE
 from bot.games.mia import GAME_OVER, VALUES, MiaOptions, MiaState
+from bot.i18n import has
+from bot.render import error_keys
 from tests.games.playout import random_playout
 
 OPTIONS = st.builds(
@@ -59,7 +61,7 @@ def check_illegal_refused(state: MiaState, rng: random.Random) -> None:
             try:
                 MIA_ENGINE.apply(state, seat, action, SeededDice(0))
             except IllegalMove as error:
-                assert error.code and error.message
+                assert any(has(key) for key in error_keys(error.code, error.params, "mia")), error
             else:
                 raise AssertionError(f"{action} from {seat} was accepted but is not legal")
     assert MIA_ENGINE.dumps(state) == before

@@ -1,0 +1,131 @@
+"""The registry of games: one declared ``GameSpec`` per game (in the spirit of OpenSpiel's ``GameType`` +
+``register_game``), and every list of games in the project derived from it.
+
+A game's engine module (``bot/games/<module>.py``) declares ``SPEC = GameSpec(ENGINE, ...)`` beside its
+``ENGINE``; the registry finds it by scanning this package, so adding a game edits no list here. What the
+engine class already declares (its id ``name``, ``Options``, player counts, ``scores_are_points``,
+``neutral_results``, ``open_information``) is read from it, not repeated. The spec adds what only the layers
+above need, by dotted module path so this layer imports none of them: the renderer, the computer player and
+the cog (each defaults to the convention below), the unit a game's length is counted in, and its place in
+lists. The upper layers look themselves up here (``bot.render.game_module``, ``bot.ai.player_module``).
+
+Names: ``id`` (``liar``) is the command group, the catalog prefix (``bot/locales/<lang>/liar.json``), the
+stored ``table.game`` and the CLI's name; the engine module may be named otherwise (``liars_dice``); the name
+players read is the catalog's ``game.<id>`` (``Liar's Dice``).
+"""
+
+from __future__ import annotations
+
+import logging
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from typing import Any
+
+from bot.games.base import Engine, Event
+
+log = logging.getLogger(__name__)
+
+# Modules of this package that are not games (they declare no SPEC and are not imported for the scan).
+_SHARED = {"base", "dice", "parsing", "registry"}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything about one game that the rest of the project needs to find it."""
+
+    engine: Engine[Any, Any]
+    order: int  # place in every list players see (/leaderboard and /settings choices, /help, the CLI)
+    length_unit: str  # what a game's length is counted in: ``simulate.unit_<unit>`` in the catalog
+    starts_unit: Callable[[Event], bool]  # the public event that starts one unit of length
+    renderer: str = ""  # dotted path; default ``bot.render.<id>``
+    player: str = ""  # the computer player's module; default ``bot.ai.<id>_player``
+    cog: str = ""  # the Discord cog's module; default ``cogs.<id>``
+
+    def __post_init__(self) -> None:
+        defaults = {"renderer": f"bot.render.{self.id}", "player": f"bot.ai.{self.id}_player", "cog": f"cogs.{self.id}"}
+        for name, default in defaults.items():
+            if not getattr(self, name):
+                object.__setattr__(self, name, default)
+
+    @property
+    def id(self) -> str:
+        return self.engine.name
+
+    @property
+    def module(self) -> str:
+        """The engine's module (``bot.games.liars_dice``)."""
+        return type(self.engine).__module__
+
+    @property
+    def name_key(self) -> str:
+        """The catalog key of the game's name as players read it."""
+        return f"game.{self.id}"
+
+    @property
+    def catalog(self) -> str:
+        """The catalog file (prefix) of the game's own texts: rules, commands, events, errors."""
+        return self.id
+
+    @property
+    def options(self) -> type:
+        return self.engine.Options
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """The fewest and most seats with the default options (an option may change them: ``player_range``)."""
+        return self.engine.player_range(self.engine.options())
+
+    @property
+    def scored(self) -> bool:
+        """An outcome's scores are points (a best score means something)."""
+        return self.engine.scores_are_points
+
+    @property
+    def neutral_results(self) -> bool:
+        return self.engine.neutral_results
+
+    @property
+    def hidden_information(self) -> bool:
+        return not self.engine.open_information
+
+
+@cache
+def _registry() -> dict[str, GameSpec]:
+    """Every ``SPEC`` in this package, in ``order``. A module that fails to import is logged and left out, so
+    one game's bug cannot take the others down (the registry test lists the games that must be there)."""
+    import bot.games as package
+
+    found: list[GameSpec] = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg or info.name.startswith("_") or info.name in _SHARED:
+            continue
+        try:
+            module = import_module(f"{package.__name__}.{info.name}")
+        except Exception:
+            log.exception("game module %s failed to import; its game is unavailable", info.name)
+            continue
+        spec = getattr(module, "SPEC", None)
+        if isinstance(spec, GameSpec):
+            found.append(spec)
+    found.sort(key=lambda s: (s.order, s.id))
+    return {spec.id: spec for spec in found}
+
+
+def specs() -> list[GameSpec]:
+    """Every registered game, in the order players see them."""
+    return list(_registry().values())
+
+
+def game_ids() -> tuple[str, ...]:
+    return tuple(_registry())
+
+
+def spec(game: str) -> GameSpec:
+    """The game's spec; ``KeyError`` for an unknown game."""
+    try:
+        return _registry()[game]
+    except KeyError:
+        raise KeyError(f"unknown game {game!r}") from None
