@@ -13,7 +13,7 @@ import os
 import pkgutil
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -23,6 +23,11 @@ from bot.i18n import normalise, t
 from bot.store import Store
 from bot.tables import TableService
 from bot.translator import CatalogTranslator
+
+if TYPE_CHECKING:  # the Discord surface's own types, for the attributes its cogs set on load
+    from cogs.tables import Tables
+    from cogs.utils.gamecog import GameCog
+    from cogs.utils.presenter import DiscordPresenter
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +72,9 @@ def heartbeat_path(database_path: str | Path) -> Path:
 class DiceTavern(commands.Bot):
     store: Store
     tables: TableService
-    presenter: Any
+    presenter: DiscordPresenter  # set by the Tables cog on load (not under ``commands_only``)
+    table_ui: Tables  # the table surface (buttons, 🎲 My dice), set by the Tables cog on load
+    game_cogs: dict[str, GameCog]  # game id -> its cog; each game cog registers itself on load
 
     def __init__(
         self,
@@ -95,6 +102,7 @@ class DiceTavern(commands.Bot):
         self._heartbeat_task: asyncio.Task[None] | None = None
         self._connected = False
         self._announced = False
+        self.game_cogs = {}
 
     async def setup_hook(self) -> None:
         if not self.commands_only:
@@ -158,8 +166,8 @@ class DiceTavern(commands.Bot):
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
-        if isinstance(error, discord.app_commands.CheckFailure):
-            return  # the check already told the user why
+        if isinstance(error, discord.app_commands.CheckFailure) or interaction.extras.get("error_answered"):
+            return  # the check already told the user why, or the cog's error handler answered
         log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
         text = "⚠️ " + t("error.internal", normalise(interaction.locale))
         try:

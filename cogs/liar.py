@@ -12,10 +12,9 @@ import discord
 from discord import app_commands
 
 from bot.i18n import t
-from bot.render import Menu
 from bot.render.liar import controls
 from bot.tables import Table
-from cogs.utils.components import TableButton, TableSelect
+from cogs.utils.components import controls_view
 from cogs.utils.gamecog import GameCog
 
 FACES = [app_commands.Choice(name=t(f"liar.face_choice.{f}"), value=f) for f in range(1, 7)]
@@ -72,16 +71,7 @@ class Liar(GameCog, group_name="liar", group_description=t("liar.cmd.group")):
         """On your turn, 🎲 My dice also carries the raise controls, so you can bid while looking at your hand."""
         if table.state is None or table.engine.to_act(table.state) != (seat,):
             return None
-        view = discord.ui.View(timeout=None)
-        for control in controls(table.engine.view(table.state, None)):
-            if isinstance(control, Menu):
-                options = [discord.SelectOption(label=label[:100], value=action) for label, action in control.options]
-                placeholder = t(control.placeholder, locale)
-                view.add_item(TableSelect(table.id, table.version, control.name, options[:25], placeholder))
-            else:
-                label = t(control.label, locale)
-                view.add_item(TableButton(table.id, table.version, control.action, label, control.style))
-        return view if view.children else None
+        return controls_view(table, controls(table.engine.view(table.state, None)), locale)
 
 
 async def setup(bot) -> None:  # noqa: ANN001

@@ -14,14 +14,11 @@ from discord import app_commands
 
 from bot.games.mia import MIA
 from bot.i18n import t
-from bot.render import Menu
 from bot.render.mia import player_controls, value_label
 from bot.tables import Table
-from cogs.utils.components import TableButton, TableSelect
+from cogs.utils.components import MAX_CHOICES, controls_view
 from cogs.utils.gamecog import GameCog
 from cogs.utils.replies import locale_of
-
-MAX_CHOICES = 25  # Discord's limit for autocomplete answers and select options
 
 
 class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
@@ -125,18 +122,7 @@ class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
         """The viewer's own legal moves: Peek, Believe & roll / Liar!, Concede / Look, and their claim menu."""
         if table.state is None or not table.running:
             return None
-        items = player_controls(table.engine.view(table.state, seat), locale)
-        if not items:
-            return None
-        view = discord.ui.View(timeout=None)  # fully dynamic: nothing is kept in memory for it
-        for item in items:
-            if isinstance(item, Menu):
-                options = [discord.SelectOption(label=label, value=action) for label, action in item.options]
-                placeholder = t(item.placeholder, locale)
-                view.add_item(TableSelect(table.id, table.version, item.name, options[:MAX_CHOICES], placeholder))
-            else:
-                view.add_item(TableButton(table.id, table.version, item.action, t(item.label, locale), item.style))
-        return view
+        return controls_view(table, player_controls(table.engine.view(table.state, seat), locale), locale)
 
 
 async def setup(bot) -> None:  # noqa: ANN001

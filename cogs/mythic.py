@@ -18,11 +18,9 @@ from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.render import mythic as render
 from bot.tables import Table
-from cogs.utils.components import TableSelect
+from cogs.utils.components import MAX_CHOICES, controls_view
 from cogs.utils.gamecog import GameCog
-from cogs.utils.replies import REFUSALS, locale_of, refuse
-
-CHOICES = 25  # Discord's limit of autocomplete choices
+from cogs.utils.replies import locale_of
 
 
 class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythic")):
@@ -91,17 +89,12 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         if view is None or view["phase"] != "bidding":
             return []
         bids = [b for b in range(view["hand"] + 1) if str(b).startswith(str(current).strip())]
-        return [app_commands.Choice(name=str(b), value=b) for b in bids[:CHOICES]]
+        return [app_commands.Choice(name=str(b), value=b) for b in bids[:MAX_CHOICES]]
 
     @app_commands.command(name="play", description=t("mythic.cmd.play"))
     @app_commands.describe(die=t("mythic.cmd.opt_die"))
     async def play_die(self, interaction: discord.Interaction, die: app_commands.Range[str, 1, 40]) -> None:
-        try:
-            action = self._die_action(interaction, die)
-        except REFUSALS as error:
-            await refuse(interaction, error, self.game)
-            return
-        await self.play(interaction, action)
+        await self.play(interaction, self._die_action(interaction, die))
 
     @play_die.autocomplete("die")
     async def die_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -114,30 +107,18 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
             app_commands.Choice(name=label[:100], value=str(die))
             for label, die in choices
             if typed in label.casefold() or typed == str(die)
-        ][:CHOICES]
+        ][:MAX_CHOICES]
 
     @app_commands.command(name="hand", description=t("mythic.cmd.hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
         """The same ephemeral reply as the table's 🎲 My dice button."""
-        try:
-            table = self._table_here(interaction)
-        except REFUSALS as error:
-            await refuse(interaction, error, self.game)
-            return
-        await self.bot.get_cog("Tables").show_private_view(interaction, table)
+        await self.bot.table_ui.show_private_view(interaction, self._table_here(interaction))
 
     # -- the player's own controls -------------------------------------------------------------
 
     def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
         """A menu of bids while this player still has to bid, or of their legal dice on their roll."""
-        menus = render.private_menus(table.engine.view(table.state, seat), locale)
-        if not menus:
-            return None
-        view = discord.ui.View(timeout=None)
-        for menu in menus:
-            options = [discord.SelectOption(label=label[:100], value=action) for label, action in menu.options]
-            view.add_item(TableSelect(table.id, table.version, menu.name, options, t(menu.placeholder, locale)))
-        return view
+        return controls_view(table, render.private_menus(table.engine.view(table.state, seat), locale), locale)
 
     def confirmation(self, table: Table, seat: int, action: str, events: list[Event], locale: str) -> str | None:
         """The public log says only that a secret bid was placed: tell the bidder, privately, what they bid."""

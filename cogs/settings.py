@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.tables import TableError
 from cogs.utils.games import game_choices
-from cogs.utils.replies import REFUSALS, locale_of, refuse, send_ephemeral
+from cogs.utils.replies import AnswersErrors, locale_of, refuse, send_ephemeral
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -41,10 +41,13 @@ def parse_options(text: str) -> dict[str, str]:
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class Settings(commands.GroupCog, group_name="settings", group_description=t("cmd.settings")):
+class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_description=t("cmd.settings")):
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
         super().__init__()
+
+    def error_game(self, interaction: discord.Interaction) -> str | None:
+        return getattr(interaction.namespace, "game", None)  # /settings options names the game its values are for
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # default_permissions only hides the command; a server can override it, so check again here.
@@ -55,11 +58,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description=t("cm
 
     @app_commands.command(name="timeout", description=t("cmd.settings_timeout"))
     async def timeout(self, interaction: discord.Interaction, seconds: int) -> None:
-        try:
-            await self.bot.tables.set_timeout(interaction.guild_id, seconds)
-        except REFUSALS as error:
-            await refuse(interaction, error)
-            return
+        await self.bot.tables.set_timeout(interaction.guild_id, seconds)
         await send_ephemeral(interaction, t("ui.settings_saved", locale_of(interaction), detail=f"timeout={seconds}s"))
 
     @app_commands.command(name="options", description=t("cmd.settings_options"))
@@ -68,11 +67,8 @@ class Settings(commands.GroupCog, group_name="settings", group_description=t("cm
         try:
             parsed = parse_options(values) if values.strip() else None
             saved = await self.bot.tables.set_default_options(interaction.guild_id, game, parsed)
-        except (ValueError, *REFUSALS) as error:
-            if isinstance(error, ValueError):
-                error = TableError("bad_option", option="values", detail=str(error))
-            await refuse(interaction, error, game)
-            return
+        except ValueError as error:  # the engine's Options refused a value: a refusal like any other
+            raise TableError("bad_option", option="values", detail=str(error)) from error
         detail = f"{game}: " + (
             " ".join(f"{k}={v}" for k, v in saved.items()) or t("ui.settings_none", locale_of(interaction))
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -15,24 +14,25 @@ from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.render import event_text, seat_names, table_text
 from bot.tables import Table, TableError
-from cogs.utils.components import TableButton, TableSelect, on_control, on_message, table_view
+from cogs.utils.components import TableButton, TableSelect, on_control, on_message, table_ui, table_view
 from cogs.utils.gamecog import seat_for
-from cogs.utils.presenter import DiscordPresenter, table_embed
-from cogs.utils.replies import REFUSALS, locale_of, refuse, send_ephemeral, within_deadline
+from cogs.utils.presenter import DiscordPresenter, Hold, table_embed
+from cogs.utils.replies import AnswersErrors, answer_error, locale_of, refuse, send_ephemeral, within_deadline
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
 
-log = logging.getLogger(__name__)
-
 
 @app_commands.guild_only()
-class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game")):
+class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_description=t("cmd.game")):
+    """The table surface every game shares; the bot's ``table_ui``. Game cogs reach it through that attribute."""
+
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
         super().__init__()
 
     async def cog_load(self) -> None:
+        self.bot.table_ui = self
         if self.bot.commands_only:
             return  # `dicetavern sync`: only the command tree; no store, table service or presenter
         presenter = DiscordPresenter(self.bot)
@@ -51,11 +51,7 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
     @app_commands.command(name="cancel", description=t("cmd.cancel"))
     async def cancel(self, interaction: discord.Interaction) -> None:
         is_admin = bool(getattr(interaction.permissions, "manage_guild", False))
-        try:
-            await self.bot.tables.cancel(interaction.channel_id, interaction.user.id, is_admin=is_admin)
-        except REFUSALS as error:
-            await refuse(interaction, error)
-            return
+        await self.bot.tables.cancel(interaction.channel_id, interaction.user.id, is_admin=is_admin)
         await send_ephemeral(interaction, t("ui.cancelled", locale_of(interaction)))
 
     # -- buttons and selects on the table message --------------------------------------------
@@ -88,49 +84,47 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
                 await self.show_private_view(interaction, table)
             else:
                 await self.game_action(interaction, table, action, version)
-        except Exception:  # a failure must not leave the player with "This interaction failed"
-            log.exception("table %s: %s failed", table_id, action)
-            try:
-                await send_ephemeral(interaction, "⚠️ " + t("error.internal", locale_of(interaction)))
-            except discord.HTTPException:
-                pass
+        except Exception as error:  # refused, or failed: never leave the player with "This interaction failed"
+            await answer_error(interaction, error, table.game)
 
-    async def lobby_action(self, interaction: discord.Interaction, channel_id: int, verb: str, edit: bool = False):
-        service, presenter = self.bot.tables, self.bot.presenter
-        table = service.table(channel_id)
-        if edit:
-            presenter.hold(table.id)
-        shown = reply = None
-        try:
-            if verb == "join":
-                await service.join(channel_id, seat_for(interaction.user))
-            elif verb.startswith(("kick:", "host:")):
-                reply = await self._host_tool(interaction, channel_id, verb)
-            elif verb == "leave":
-                await service.leave(channel_id, interaction.user.id)
-            elif verb.startswith("addbot:"):
-                level = verb.split(":", 1)[1]
-                if level not in ("easy", "normal", "hard"):
-                    raise TableError("illegal_action")
-                name = t(
-                    "ui.bot_name",
-                    table.locale,
-                    level=t(f"ui.add_bot_{level}", table.locale),
-                    n=sum(s.is_bot for s in table.seats) + 1,
-                )
-                await service.add_computer(channel_id, interaction.user.id, level, name)
-            else:
-                await service.start_game(channel_id, interaction.user.id)
-            if edit:
-                shown = await self._edit_table_message(interaction, table)
-            else:
-                done = {"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}
-                await send_ephemeral(interaction, reply or t(done[verb], locale_of(interaction)))
-        except REFUSALS as error:
-            await refuse(interaction, error, table.game)
-        finally:
-            if edit:
-                presenter.release(table, shown)
+    async def lobby_action(
+        self, interaction: discord.Interaction, channel_id: int, verb: str, edit: bool = False
+    ) -> None:
+        """A lobby verb: by slash command (answered privately) or from the table message (``edit``: the response
+        redraws the table message). A refusal propagates to the one error path."""
+        table = self.bot.tables.table(channel_id)
+        if not edit:
+            reply = await self._lobby_verb(interaction, table, verb)
+            done = {"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}
+            await send_ephemeral(interaction, reply or t(done[verb], locale_of(interaction)))
+            return
+        async with self.bot.presenter.holding(table) as held:
+            await self._lobby_verb(interaction, table, verb)
+            await self._edit_table_message(interaction, table, held)
+
+    async def _lobby_verb(self, interaction: discord.Interaction, table: Table, verb: str) -> str | None:
+        """Apply a lobby verb; the private reply of a host tool (None for the others)."""
+        service, channel_id = self.bot.tables, table.channel_id
+        if verb == "join":
+            await service.join(channel_id, seat_for(interaction.user))
+        elif verb.startswith(("kick:", "host:")):
+            return await self._host_tool(interaction, channel_id, verb)
+        elif verb == "leave":
+            await service.leave(channel_id, interaction.user.id)
+        elif verb.startswith("addbot:"):
+            level = verb.split(":", 1)[1]
+            if level not in ("easy", "normal", "hard"):
+                raise TableError("illegal_action")
+            name = t(
+                "ui.bot_name",
+                table.locale,
+                level=t(f"ui.add_bot_{level}", table.locale),
+                n=sum(s.is_bot for s in table.seats) + 1,
+            )
+            await service.add_computer(channel_id, interaction.user.id, level, name)
+        else:
+            await service.start_game(channel_id, interaction.user.id)
+        return None
 
     async def _host_tool(self, interaction: discord.Interaction, channel_id: int, verb: str) -> str:
         """``kick:<seat id>`` / ``host:<seat id>`` from the host's select or slash command; returns the reply."""
@@ -150,36 +144,32 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         self, interaction: discord.Interaction, table: Table, action: str, version: int | None = None
     ) -> None:
         presenter = self.bot.presenter
-        presenter.hold(table.id)
-        shown = None
         on_table_message = interaction.message is not None and interaction.message.id == table.message_id
         locale = locale_of(interaction)
-        try:
-            _, events = await within_deadline(
-                interaction,
-                self.bot.tables.act(table.channel_id, interaction.user.id, action, str(interaction.id), version),
-            )
-            if on_table_message:
-                shown = await self._edit_table_message(interaction, table)
-        except REFUSALS as error:
-            if not raced_a_redraw(error, table, version):
-                await refuse(interaction, error, table.game)
+        async with presenter.holding(table) as held:
+            try:
+                _, events = await within_deadline(
+                    interaction,
+                    self.bot.tables.act(table.channel_id, interaction.user.id, action, str(interaction.id), version),
+                )
+            except IllegalMove as error:
+                if not raced_a_redraw(error, table, version):
+                    raise  # refused: the one error path answers
+                # The player used the controls they were shown, which the table had moved past (its message is
+                # redrawn at a paced rate): show them the table as it stands now instead of blaming them.
+                news = moved_on_text(table, locale)
+                if on_table_message:
+                    await self._edit_table_message(interaction, table, held)
+                    await send_ephemeral(interaction, news)
+                elif interaction.message is not None and interaction.message.flags.ephemeral:
+                    await self.show_private_view(interaction, table, [news], edit=True)  # the player's own reply
+                else:  # an older public message: the table as it stands, privately
+                    await send_ephemeral(interaction, news, embed=table_embed(table, locale))
                 return
-            # The player used the controls they were shown, which the table had moved past (its message is
-            # redrawn at a paced rate): show them the table as it stands now instead of blaming them.
-            news = moved_on_text(table, locale)
             if on_table_message:
-                shown = await self._edit_table_message(interaction, table)
-                await send_ephemeral(interaction, news)
-            elif interaction.message is not None and interaction.message.flags.ephemeral:
-                await self.show_private_view(interaction, table, [news], edit=True)  # the player's own reply
-            else:  # an older public message: the table as it stands, privately
-                await send_ephemeral(interaction, news, embed=table_embed(table, locale))
-            return
-        finally:
-            presenter.release(table, shown)
+                await self._edit_table_message(interaction, table, held)
         seat = table.seat_of(interaction.user.id)
-        cog = self.game_cog(table.game)
+        cog = self.bot.game_cogs.get(table.game)
         note = cog.confirmation(table, seat, action, events, locale) if cog is not None and seat is not None else None
         if not on_table_message:
             # A control on the player's private reply: redraw that reply in place with what happened and
@@ -193,14 +183,15 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         if lines:  # the player's own confirmation (a secret bid) and what a closed DM could not carry
             await send_ephemeral(interaction, "\n".join(lines)[:2000])
 
-    async def _edit_table_message(self, interaction: discord.Interaction, table: Table) -> tuple[object, ...]:
+    async def _edit_table_message(self, interaction: discord.Interaction, table: Table, held: Hold) -> None:
+        """Show the table in this response (the message held meanwhile); the hold records what it showed."""
         look = self.bot.presenter.look(table)
         embed, view = table_embed(table, table.locale), table_view(table, table.locale)
         if interaction.response.is_done():
             await interaction.edit_original_response(embed=embed, view=view)
         else:
             await interaction.response.edit_message(embed=embed, view=view)
-        return look
+        held.shown = look
 
     async def show_private_view(
         self, interaction: discord.Interaction, table: Table, news: list[str] | None = None, edit: bool = False
@@ -222,7 +213,7 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
             lines += ["", t("ui.dm_closed", locale), *secrets]
         content = "\n".join(lines)[:2000]
         view = None
-        cog = self.game_cog(table.game)
+        cog = self.bot.game_cogs.get(table.game)
         if cog is not None and table.running:
             view = cog.private_view(table, seat, locale)
         if interaction.user.id in self.bot.presenter.dms_closed and not table.engine.open_information:
@@ -250,12 +241,6 @@ class Tables(commands.GroupCog, group_name="game", group_description=t("cmd.game
         key = {True: "ui.dm_retry_sent", False: "ui.dm_retry_closed", None: "ui.dm_retry_failed"}[sent]
         await send_ephemeral(interaction, t(key, locale))
 
-    def game_cog(self, game: str):  # noqa: ANN201 - GameCog, imported lazily to keep cogs independent
-        for cog in self.bot.cogs.values():
-            if getattr(cog, "game", None) == game:
-                return cog
-        return None
-
 
 class DmRetryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dm:(?P<table>[0-9]{1,20})"):
     """``dm:<table id>`` on the 🎲 My dice reply of a player marked "DMs closed": retry the DM now."""
@@ -274,7 +259,7 @@ class DmRetryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"d
         return cls(int(match["table"]), item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.get_cog("Tables").retry_dm(interaction, self.table_id)  # type: ignore[union-attr]
+        await table_ui(interaction).retry_dm(interaction, self.table_id)
 
 
 def with_dm_retry(view: discord.ui.View | None, table_id: int, locale: str) -> discord.ui.View:

@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
 from bot.games.parsing import parse_int
 from bot.i18n import has, t
-from bot.render import Menu, controls, seat_names
+from bot.render import Control, Menu, controls, seat_names
 from bot.tables import TableError
 
 if TYPE_CHECKING:
+    from bot.client import DiceTavern
     from bot.tables import Table
+    from cogs.tables import Tables
 
 # The text of a game action or lobby verb in a custom_id or a select value: ASCII words joined by colons
 # (``roll``, ``bid:3:4``, ``kick:-1``). Anything else (``bid:²:5``) was not drawn by us.
 ACTION_TEXT = re.compile(r"[A-Za-z0-9_-]+(?::-?[A-Za-z0-9_]+)*")
 MAX_ACTION = 100  # Discord's limit for a custom_id and a select option's value
+MAX_CHOICES = 25  # Discord's limit for a select's options and for autocomplete answers
+MAX_BUTTONS = 20  # of a message's 25 components: room left for the menus, 🎲 My dice and the host's tools
+MAX_LABEL = 100  # Discord's limit for a select option's label
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -88,7 +94,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:
 
 
 async def on_control(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> None:
-    """Hand one of our controls to the Tables cog; a malformed one (forged, an empty select) is refused."""
+    """Hand one of our controls to the table surface; a malformed one (forged, an empty select) is refused."""
     from cogs.utils.replies import refuse  # replies imports the render layer only; kept local for import order
 
     try:
@@ -98,28 +104,49 @@ async def on_control(interaction: discord.Interaction, custom_id: str, values: l
         return
     if parsed is not None:
         table_id, version, action = parsed
-        handler = interaction.client.get_cog("Tables")  # type: ignore[union-attr]
-        await handler.on_table_button(interaction, table_id, action, version)
+        await table_ui(interaction).on_table_button(interaction, table_id, action, version)
+
+
+def table_ui(interaction: discord.Interaction) -> Tables:
+    """The bot's table surface (the Tables cog), typed."""
+    return cast("DiceTavern", interaction.client).table_ui
+
+
+def add_controls(view: discord.ui.View, table: Table, items: Sequence[Control | Menu], locale: str) -> discord.ui.View:
+    """The one way a game's controls become Discord components: a button per Control (at most MAX_BUTTONS),
+    a select per Menu with options (at most MAX_CHOICES); labels are catalog keys or text already rendered."""
+    buttons = 0
+    for control in items:
+        if isinstance(control, Menu):
+            options = [
+                discord.SelectOption(label=option_label(label, locale), value=action)
+                for label, action in control.options[:MAX_CHOICES]
+            ]
+            if options:
+                placeholder = t(control.placeholder, locale)
+                view.add_item(TableSelect(table.id, table.version, control.name, options, placeholder))
+        elif buttons < MAX_BUTTONS:
+            view.add_item(TableButton(table.id, table.version, control.action, t(control.label, locale), control.style))
+            buttons += 1
+    return view
+
+
+def option_label(label: str, locale: str) -> str:
+    """A menu option's label: a catalog key (the lobby's levels) or text the renderer already wrote (a bid)."""
+    return (t(label, locale) if has(label, locale) else label)[:MAX_LABEL]
+
+
+def controls_view(table: Table, items: Sequence[Control | Menu], locale: str) -> discord.ui.View | None:
+    """A private reply's controls (🎲 My dice), or None when there are none."""
+    view = add_controls(discord.ui.View(timeout=None), table, items, locale)
+    return view if view.children else None
 
 
 def table_view(table: Table, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if table.status not in ("lobby", "running"):
         return view
-    buttons = 0
-    for control in controls(table):
-        if isinstance(control, Menu):
-            options = [
-                discord.SelectOption(label=(t(label, locale) if has(label) else label)[:100], value=action)
-                for label, action in control.options[:25]
-            ]
-            if options:
-                view.add_item(
-                    TableSelect(table.id, table.version, control.name, options, t(control.placeholder, locale))
-                )
-        elif buttons < 20:
-            view.add_item(TableButton(table.id, table.version, control.action, t(control.label, locale), control.style))
-            buttons += 1
+    add_controls(view, table, controls(table), locale)
     if table.status == "lobby" and (tools := host_tools(table, locale)) is not None:
         view.add_item(tools)
     if table.status == "running":
@@ -129,20 +156,20 @@ def table_view(table: Table, locale: str) -> discord.ui.View:
 
 def host_tools(table: Table, locale: str) -> TableSelect | None:
     """The lobby's select for the host (anyone may open it; the service refuses others): remove a player or
-    computer player, or hand the host role to another person. At most 10 seats: well under 25 options."""
+    computer player, or hand the host role to another person. At most 10 seats: well under MAX_CHOICES."""
     others = [(s, name) for s, name in zip(table.seats, seat_names(table), strict=True) if s.id != table.host_id]
     options = [
-        discord.SelectOption(label=t("ui.host_remove", locale, name=name)[:100], value=f"kick:{s.id}")
+        discord.SelectOption(label=t("ui.host_remove", locale, name=name)[:MAX_LABEL], value=f"kick:{s.id}")
         for s, name in others
     ]
     options += [
-        discord.SelectOption(label=t("ui.host_make", locale, name=name)[:100], value=f"host:{s.id}")
+        discord.SelectOption(label=t("ui.host_make", locale, name=name)[:MAX_LABEL], value=f"host:{s.id}")
         for s, name in others
         if not s.is_bot
     ]
     if not options:
         return None
-    return TableSelect(table.id, table.version, "host", options[:25], t("ui.host_tools", locale))
+    return TableSelect(table.id, table.version, "host", options[:MAX_CHOICES], t("ui.host_tools", locale))
 
 
 def parse_table_control(custom_id: str, values: list[str] | None) -> tuple[int, int, str] | None:

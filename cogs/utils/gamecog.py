@@ -17,12 +17,13 @@ from discord.ext import commands
 from bot.i18n import normalise, t
 from bot.render import event_text, rules_text, seat_names
 from bot.tables import Seat, Table, TableError
-from cogs.utils.components import table_view
+from cogs.utils.components import MAX_CHOICES, table_view
 from cogs.utils.presenter import table_embed
-from cogs.utils.replies import REFUSALS, locale_of, refuse, send_ephemeral, within_deadline
+from cogs.utils.replies import AnswersErrors, locale_of, send_ephemeral, within_deadline
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
+    from bot.tables import TableService
 
 
 def seat_for(user: discord.abc.User) -> Seat:
@@ -46,15 +47,28 @@ def find_seat(table: Table, text: str) -> int:
 
 
 @app_commands.guild_only()
-class GameCog(commands.GroupCog):
+class GameCog(AnswersErrors, commands.GroupCog):
+    """A game's command group. Its commands' refusals (TableError, IllegalMove) simply propagate: the one error
+    path (``AnswersErrors``) answers them privately, in this game's words."""
+
     game: ClassVar[str] = ""
 
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
         super().__init__()
 
+    async def cog_load(self) -> None:
+        self.bot.game_cogs[self.game] = self  # the table surface finds a game's private controls here
+
+    async def cog_unload(self) -> None:
+        if self.bot.game_cogs.get(self.game) is self:
+            del self.bot.game_cogs[self.game]
+
+    def error_game(self, interaction: discord.Interaction) -> str | None:
+        return self.game
+
     @property
-    def tables(self) -> Any:
+    def tables(self) -> TableService:
         return self.bot.tables
 
     def _table_here(self, interaction: discord.Interaction) -> Table:
@@ -68,29 +82,22 @@ class GameCog(commands.GroupCog):
     async def open_table(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
         options = {k: v for k, v in options.items() if v is not None}
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        try:
-            table = await self.tables.create(
-                interaction.guild_id,
-                interaction.channel_id,
-                seat_for(interaction.user),
-                self.game,
-                options,
-                locale=normalise(interaction.guild_locale),
-            )
-        except REFUSALS as error:
-            await refuse(interaction, error, self.game)
-            return
+        table = await self.tables.create(
+            interaction.guild_id,
+            interaction.channel_id,
+            seat_for(interaction.user),
+            self.game,
+            options,
+            locale=normalise(interaction.guild_locale),
+        )
         presenter = self.bot.presenter
-        presenter.hold(table.id)  # this response becomes the table message
-        shown = presenter.look(table)
-        try:
+        async with presenter.holding(table) as held:  # this response becomes the table message
+            held.shown = presenter.look(table)
             response = await interaction.response.send_message(
                 embed=table_embed(table, table.locale), view=table_view(table, table.locale)
             )
             if response.message_id:
                 await presenter.set_message(table, response.message_id)
-        finally:
-            presenter.release(table, shown)
 
     @app_commands.command(name="join", description=t("cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -106,11 +113,7 @@ class GameCog(commands.GroupCog):
 
     @app_commands.command(name="status", description=t("cmd.status"))
     async def status(self, interaction: discord.Interaction) -> None:
-        try:
-            table = self._table_here(interaction)
-        except REFUSALS as error:
-            await refuse(interaction, error, self.game)
-            return
+        table = self._table_here(interaction)
         self.bot.presenter.refresh(table)  # re-shows it if someone deleted the message
         await send_ephemeral(interaction, embed=table_embed(table, locale_of(interaction)))
 
@@ -153,22 +156,16 @@ class GameCog(commands.GroupCog):
             app_commands.Choice(name=name[:100], value=str(seat.id))
             for seat, name in zip(table.seats, seat_names(table), strict=True)
             if wanted(table, seat) and typed in name.casefold()
-        ][:25]
+        ][:MAX_CHOICES]
 
     async def host_tool(self, interaction: discord.Interaction, tool: str, player: str) -> None:
-        try:
-            table = self._table_here(interaction)
-            target = find_seat(table, player)
-            await self.bot.get_cog("Tables").lobby_action(interaction, interaction.channel_id, f"{tool}:{target}")
-        except REFUSALS as error:
-            await refuse(interaction, error, self.game)
+        table = self._table_here(interaction)
+        target = find_seat(table, player)
+        await self.bot.table_ui.lobby_action(interaction, table.channel_id, f"{tool}:{target}")
 
     async def lobby(self, interaction: discord.Interaction, verb: str) -> None:
-        try:
-            self._table_here(interaction)
-            await self.bot.get_cog("Tables").lobby_action(interaction, interaction.channel_id, verb)
-        except REFUSALS as error:
-            await refuse(interaction, error, self.game)
+        table = self._table_here(interaction)
+        await self.bot.table_ui.lobby_action(interaction, table.channel_id, verb)
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -183,14 +180,10 @@ class GameCog(commands.GroupCog):
     async def play(self, interaction: discord.Interaction, action: str) -> None:
         """A move by slash command: apply it, answer with what happened, let the table message update."""
         locale = locale_of(interaction)
-        try:
-            table = self._table_here(interaction)
-            table, events = await within_deadline(
-                interaction, self.tables.act(interaction.channel_id, interaction.user.id, action, str(interaction.id))
-            )
-        except REFUSALS as error:
-            await refuse(interaction, error, self.game)
-            return
+        table = self._table_here(interaction)
+        table, events = await within_deadline(
+            interaction, self.tables.act(table.channel_id, interaction.user.id, action, str(interaction.id))
+        )
         names = seat_names(table)
         lines = [line for e in events if e.public and (line := event_text(table.game, e.kind, e.data, names, locale))]
         seat = table.seat_of(interaction.user.id)

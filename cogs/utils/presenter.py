@@ -11,7 +11,8 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -71,6 +72,14 @@ def _close_reason(table: Table) -> str:
         if kind == "closed":
             return str(data.get("reason", "cancelled"))
     return "cancelled"
+
+
+@dataclass
+class Hold:
+    """A table held by an interaction that shows it itself; ``shown`` is the look of what it showed, if it did."""
+
+    table: Table
+    shown: tuple[object, ...] | None = None
 
 
 @dataclass
@@ -147,6 +156,17 @@ class DiscordPresenter:
     def look(table: Table) -> tuple[object, ...]:
         """What the table message depends on: the version moves with play, the seats with the lobby."""
         return (table.version, table.status, table.host_id, tuple(s.id for s in table.seats))
+
+    @asynccontextmanager
+    async def holding(self, table: Table) -> AsyncIterator[Hold]:
+        """``hold`` for the block; on the way out ``release`` with what the block recorded as shown (None if
+        it showed nothing, e.g. its response failed), so the paced edit skips or redraws accordingly."""
+        self.hold(table.id)
+        held = Hold(table)
+        try:
+            yield held
+        finally:
+            self.release(table, held.shown)
 
     def release(self, table: Table, shown: tuple[object, ...] | None) -> None:
         self._held[table.id] = max(0, self._held[table.id] - 1)

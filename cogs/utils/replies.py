@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
+from discord import app_commands
 
 from bot.games import IllegalMove
-from bot.i18n import normalise
+from bot.i18n import normalise, t
 from bot.render import error_text, seat_names
 from bot.tables import TableError
 
+if TYPE_CHECKING:
+    from bot.client import DiceTavern
+
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
 
@@ -29,7 +35,7 @@ async def send_ephemeral(interaction: discord.Interaction, content: str | None =
 
 
 async def refuse(interaction: discord.Interaction, error: Exception, game: str | None = None) -> None:
-    table = interaction.client.tables.by_channel.get(interaction.channel_id)  # type: ignore[attr-defined]
+    table = cast("DiceTavern", interaction.client).tables.by_channel.get(interaction.channel_id)
     names = seat_names(table) if table is not None else None  # seats in an error read as names
     await send_ephemeral(interaction, "⚠️ " + error_text(error, locale_of(interaction), game, names))
 
@@ -46,4 +52,36 @@ async def within_deadline(interaction: discord.Interaction, work: Awaitable[T], 
     return await task
 
 
-REFUSALS = (TableError, IllegalMove)
+REFUSALS = (TableError, IllegalMove)  # what a player's input can be refused with: answered, never logged
+ANSWERED = "error_answered"  # the interaction's extras mark: the bot's tree-wide error handler leaves it be
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException, game: str | None = None) -> None:
+    """The one answer to a failed command or click: a refusal in the player's words, privately; anything
+    unexpected is logged and answered with the generic error, so nobody is left with "interaction failed"."""
+    if interaction.extras.get(ANSWERED):
+        return  # answered once already
+    interaction.extras[ANSWERED] = True
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, REFUSALS):
+        await refuse(interaction, error, game)
+        return
+    if isinstance(error, app_commands.CheckFailure):
+        return  # the check already told the user why
+    what = getattr(interaction.command, "qualified_name", None) or (interaction.data or {}).get("custom_id", "?")
+    log.error("%s failed", what, exc_info=error)
+    try:
+        await send_ephemeral(interaction, "⚠️ " + t("error.internal", locale_of(interaction)))
+    except discord.HTTPException:
+        pass
+
+
+class AnswersErrors:
+    """Mixed into a cog: its commands' errors take the one path above (the game names an engine's refusal)."""
+
+    def error_game(self, interaction: discord.Interaction) -> str | None:
+        return None
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await answer_error(interaction, error, self.error_game(interaction))

@@ -1,0 +1,78 @@
+"""One path for a click (issue 11): the table surface and the game cogs are typed attributes of the bot, a
+refusal or a failure is answered once through one error path, and a held table is released however the
+block that showed it ends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from types import SimpleNamespace
+
+import pytest
+
+from cogs.utils.presenter import DiscordPresenter
+from tests.e2e.conftest import World
+
+GAMES = {"pig", "mia", "mex", "liar", "mythic"}
+
+
+async def test_the_table_surface_and_every_game_cog_are_attributes_of_the_bot(world: World):
+    async with world.bot() as bot:
+        assert bot.table_ui is bot.get_cog("Tables")
+        assert set(bot.game_cogs) == GAMES
+        assert all(cog.game == game and bot.get_cog(type(cog).__name__) is cog for game, cog in bot.game_cogs.items())
+        await bot.remove_cog("Pig")
+        assert "pig" not in bot.game_cogs  # a cog that is unloaded unregisters itself
+
+
+async def test_a_refused_command_is_answered_once_privately_and_logs_nothing(world: World, caplog):
+    caplog.set_level(logging.WARNING)
+    async with world.bot():
+        record = await world.fake.slash(world.alice, world.channel, "pig", "join")
+        reply = await record.response()
+        assert reply.ephemeral and reply.text.startswith("⚠️") and "Something went wrong" not in reply.text
+        await asyncio.sleep(0.2)
+        assert record.followups == []  # the tree-wide handler did not answer it a second time
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_an_unexpected_failure_in_a_command_is_logged_once_and_answered_once(world: World, caplog):
+    caplog.set_level(logging.WARNING)
+    async with world.bot() as bot:
+        assert not (await world.slash(world.alice, "pig", "new")).ephemeral
+
+        async def broken_join(*args, **kwargs):
+            raise RuntimeError("boom")
+
+        bot.tables.join = broken_join
+        record = await world.fake.slash(world.bob, world.channel, "pig", "join")
+        reply = await record.response()
+        assert reply.ephemeral and "Something went wrong" in reply.text
+        await asyncio.sleep(0.2)
+        assert record.followups == []
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "pig join" in errors[0].getMessage()
+
+
+def fake_table(table_id: int = 7) -> SimpleNamespace:
+    return SimpleNamespace(id=table_id, version=3, status="running", host_id=1, seats=[SimpleNamespace(id=1)])
+
+
+async def test_holding_releases_with_what_the_block_showed():
+    presenter = DiscordPresenter(bot=None)  # type: ignore[arg-type]
+    table = fake_table()
+    async with presenter.holding(table) as held:
+        assert presenter._held[table.id] == 1  # the paced editor keeps off the table message meanwhile
+        held.shown = presenter.look(table)
+    assert presenter._held[table.id] == 0 and presenter._shown[table.id] == presenter.look(table)
+
+
+async def test_holding_is_released_when_the_block_fails_and_records_nothing_it_did_not_show():
+    presenter = DiscordPresenter(bot=None)  # type: ignore[arg-type]
+    table = fake_table()
+    with pytest.raises(RuntimeError):
+        async with presenter.holding(table):
+            async with presenter.holding(table):  # holds nest, as hold() counts
+                assert presenter._held[table.id] == 2
+            raise RuntimeError("the response failed")
+    assert presenter._held[table.id] == 0 and table.id not in presenter._shown
