@@ -118,7 +118,7 @@ async def restore(path: Path, phases: bool = True, prof: cProfile.Profile | None
         "open_store": t1 - t0,
         "start": t3 - t2,
         "tables": len(tables),
-        "armed": len(service._heap),
+        "armed": len(service.deadlines.heap),
         "running": sum(t.status == "running" for t in tables),
         "seen": sum(len(t.seen) for t in tables),  # interaction ids restored (idempotency across a restart)
         "phases": p,

@@ -228,10 +228,10 @@ async def memory_pass(kind: str, n: int, actions_per_table: int, folder: Path) -
     await asyncio.gather(*(play(c) for c in channels))
     gc.collect()
     current, peak = tracemalloc.get_traced_memory()
-    heap_entries = len(service._heap)
+    heap_entries = len(service.deadlines.heap)
     # What the stale deadline entries cost: keep one (the live) entry per table and measure again.
     live = {t.id: (t.deadline, t.id, t.version) for t in service.by_id.values() if t.deadline is not None}
-    service._heap = sorted(live.values())
+    service.deadlines.heap = sorted(live.values())
     gc.collect()
     trimmed, _ = tracemalloc.get_traced_memory()
     tracemalloc.stop()

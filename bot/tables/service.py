@@ -2,39 +2,35 @@
 
 Every change takes the table's lock, applies the engine, commits state + action + deadline in one
 transaction, and only then hands the events to the presenter. Deadlines live in the database and
-one dispatcher task fires them.
+one dispatcher task fires them (``bot.tables.deadlines``); computer players move through ``act()`` like
+people (``bot.tables.computers``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
 import json
-import logging
-import random
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.games import Action, Event, IllegalMove, InvalidOptions, get_engine
+from bot.games import Action, Event, InvalidOptions, get_engine
 from bot.games.dice import DiceSource
 from bot.store import Store, repo
+from bot.tables.computers import Computers
+from bot.tables.deadlines import Deadlines, forfeit_events
 from bot.tables.model import SEEN, Seat, Table, TableError
-
-log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 120.0
 TIMEOUT_RANGE = (15, 3600)
 LOBBY_IDLE = 15 * 60.0
-MAX_TIMEOUTS = 3  # consecutive timeouts before a player forfeits
 
 
 class Presenter(Protocol):
     """Shows a table to people. Must return quickly: network work is scheduled, not awaited.
 
     A presenter may also have ``remind(table, user_ids, due)``: the turn of ``table.version`` is half over
-    and these people have not acted (see ``TableService._remind``). It is called again for the same turn
+    and these people have not acted (see ``Deadlines._remind``). It is called again for the same turn
     when a new presenter is attached, so it must ignore a turn it already reminds about.
     """
 
@@ -44,13 +40,6 @@ class Presenter(Protocol):
 class NullPresenter:
     def publish(self, table: Table, events: list[Event], *, refresh: bool = True) -> None:
         pass
-
-
-def forfeit_events(events: list[Event], why: str) -> list[Event]:
-    """An engine's forfeit events, each tagged with why the seat forfeited (``leave``, ``timeouts``, …):
-    the log says "forfeited after missed turns" rather than "left" (see ``bot.render.event_text``)."""
-    extra = {"why": why, "missed": MAX_TIMEOUTS} if why == "timeouts" else {"why": why}
-    return [Event(e.kind, {**e.data, **extra}, e.to) for e in events]
 
 
 class TableService:
@@ -66,27 +55,16 @@ class TableService:
     ) -> None:
         self.store = store
         self.dice = dice
-        # Turn reminders: the half-time point of each running table's current turn, fired like a deadline.
-        self._half: dict[int, tuple[float, int]] = {}  # game id -> (half time, version) of its current turn
-        self._half_heap: list[tuple[float, int]] = []  # (half time, game id); one entry per table, like _heap
-        self._half_armed: dict[int, float] = {}
-        self._reminded: dict[int, int] = {}  # game id -> the version whose reminder the presenter was given
-        self.presenter = presenter or NullPresenter()
         self.clock = clock
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
         self._settings: dict[int, dict[str, Any]] = {}
         self._create_lock = asyncio.Lock()
-        self._heap: list[tuple[float, int, int]] = []
-        self._armed: dict[int, float] = {}  # game id -> its entry's due in the heap
-        self._wake = asyncio.Event()
+        self.deadlines = Deadlines(self)
         self._run_dispatcher = run_dispatcher
-        self._dispatcher: asyncio.Task[None] | None = None
-        # Computer players: a short, human-looking pause, then a move through the same act() as people.
-        self.bot_delay = bot_delay
-        self.auto_bots = auto_bots  # False: the caller moves computer players itself (terminal play)
-        self._bot_rng = random.Random(secrets.randbits(64))
-        self._bot_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        # auto_bots False: the caller moves computer players itself (terminal play)
+        self.computers = Computers(self, bot_delay, auto_bots)
+        self.presenter = presenter or NullPresenter()
 
     @property
     def presenter(self) -> Presenter:
@@ -94,12 +72,18 @@ class TableService:
 
     @presenter.setter
     def presenter(self, presenter: Presenter) -> None:
-        # The Discord presenter attaches after start(): a reminder that fell due before it (a turn past half
-        # time across a restart) is given again to the new presenter, which keeps the ones it already shows.
+        # The Discord presenter attaches after start(): it is told again of turns already past half time.
         self._presenter = presenter
-        self._reminded.clear()
-        for game_id, (at, version) in list(self._half.items()):
-            self._arm_half(game_id, at, version)
+        self.deadlines.presenter_changed()
+
+    @property
+    def bot_delay(self) -> tuple[float, float]:
+        """Computer players' pause before a move: (shortest, longest) seconds."""
+        return self.computers.delay
+
+    @bot_delay.setter
+    def bot_delay(self, delay: tuple[float, float]) -> None:
+        self.computers.delay = delay
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -110,11 +94,11 @@ class TableService:
             table = self._table_from_row(row)
             self._index(table)
             if row["due"] is not None:
-                self._arm(table.id, row["due"], row["deadline_version"])
+                self.deadlines.arm(table.id, row["due"], row["deadline_version"])
         for game_id, started in (await repo.turn_starts(self.store)).items():
             table = self.by_id[game_id]
             if table.deadline is not None:  # a turn already past half time is reminded at once
-                self._arm_half(game_id, (started + table.deadline) / 2, table.version)
+                self.deadlines.arm_half(game_id, (started + table.deadline) / 2, table.version)
         for game_id, interaction_ids in (await repo.recent_interactions(self.store, SEEN)).items():
             self.by_id[game_id].seen.extend(reversed(interaction_ids))
         for game_id, seat, seq in await repo.last_moves(self.store):
@@ -122,24 +106,15 @@ class TableService:
             if 0 <= seat < len(table.seats):
                 table.acted[table.seats[seat].id] = seq
         if self._run_dispatcher:
-            self._dispatcher = asyncio.create_task(self._dispatch_loop(), name="deadline-dispatcher")
+            self.deadlines.start()
         for table in self.by_id.values():
-            self._schedule_bots(table)
+            self.computers.schedule(table)
         return list(self.by_id.values())
 
     async def stop(self) -> None:
         """Stop firing deadlines and wait for in-flight actions to finish."""
-        if self._dispatcher:
-            self._dispatcher.cancel()
-            try:
-                await self._dispatcher
-            except asyncio.CancelledError:
-                pass
-            self._dispatcher = None
-        for task in list(self._bot_tasks.values()):
-            task.cancel()
-        if self._bot_tasks:
-            await asyncio.wait(list(self._bot_tasks.values()))
+        await self.deadlines.stop()
+        await self.computers.stop()
         for table in list(self.by_id.values()):
             async with table.lock:
                 pass
@@ -171,8 +146,7 @@ class TableService:
         self.by_id.pop(table.id, None)
         if self.by_channel.get(table.channel_id) is table:
             del self.by_channel[table.channel_id]
-        self._half.pop(table.id, None)
-        self._reminded.pop(table.id, None)
+        self.deadlines.forget(table.id)
 
     # -- settings -----------------------------------------------------------------------------
 
@@ -262,7 +236,7 @@ class TableService:
             (game_id,) = await self.store.write([repo.insert_game(row)])
             table = Table(game_id, guild_id, channel_id, game, "lobby", host.id, chosen, [host], locale=locale)
             await self.store.write([repo.set_deadline(game_id, now + LOBBY_IDLE, 0)])
-            self._arm(game_id, now + LOBBY_IDLE, 0)
+            self.deadlines.arm(game_id, now + LOBBY_IDLE, 0)
             table.deadline = now + LOBBY_IDLE
             self._index(table)
         self.presenter.publish(table, [Event("lobby_open", {"host": 0})])
@@ -373,7 +347,7 @@ class TableService:
         table.seats, table.host_id = seats, host_id
         table.add_log(entries)
         table.deadline = now + LOBBY_IDLE
-        self._arm(table.id, table.deadline, table.version)
+        self.deadlines.arm(table.id, table.deadline, table.version)
 
     @staticmethod
     def _require_open(table: Table) -> None:
@@ -512,12 +486,12 @@ class TableService:
         table.add_log(public)
         table.seen.extend(iid for _, _, iid in entries if iid)
         if due is not None:
-            self._arm(table.id, due, version)
-            self._arm_half(table.id, now + (due - now) / 2, version)
+            self.deadlines.arm(table.id, due, version)
+            self.deadlines.arm_half(table.id, now + (due - now) / 2, version)
         if outcome is not None:
             self._drop(table)
         self.presenter.publish(table, events)
-        self._schedule_bots(table)
+        self.computers.schedule(table)
 
     @staticmethod
     def _result_statements(table: Table, outcome: Any, now: float) -> list[Any]:
@@ -542,145 +516,8 @@ class TableService:
             place += len(group)
         return statements
 
-    # -- computer players ---------------------------------------------------------------------
-
-    def _schedule_bots(self, table: Table) -> None:
-        if not self.auto_bots or not table.running or table.state is None:
-            return
-        for seat in table.engine.to_act(table.state):
-            key = (table.id, seat)
-            if table.seats[seat].is_bot and key not in self._bot_tasks:
-                self._bot_tasks[key] = asyncio.create_task(self._bot_move(table, seat), name=f"bot-{key}")
-
-    async def _bot_move(self, table: Table, seat: int) -> None:
-        key = (table.id, seat)
-        try:
-            lo, hi = self.bot_delay
-            await asyncio.sleep(self._bot_rng.uniform(lo, hi) if hi > 0 else 0)
-            if not table.running or seat not in table.engine.to_act(table.state):
-                return
-            from bot import ai  # computer players are optional at import time: numpy-free, but not tiny
-
-            view = table.engine.view(table.state, seat)
-            legal = table.engine.legal_actions(table.state, seat)
-            level = table.seats[seat].level or "normal"
-            action = await asyncio.to_thread(ai.choose, table.game, view, level, self._bot_rng, legal)
-            self._bot_tasks.pop(key, None)  # act() may schedule this seat's next move
-            await self.act(table.channel_id, table.seats[seat].id, action)
-        except (TableError, IllegalMove):
-            log.info("computer player %s at table %s was overtaken; retrying", seat, table.id)
-            self._bot_tasks.pop(key, None)
-            self._schedule_bots(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("computer player %s at table %s failed; its deadline will move the game", seat, table.id)
-        finally:
-            if self._bot_tasks.get(key) is asyncio.current_task():
-                del self._bot_tasks[key]
-
     # -- deadlines ----------------------------------------------------------------------------
 
-    def _arm(self, game_id: int, due: float, version: int) -> None:
-        # One heap entry per table: a later deadline is picked up from the table when the earlier pops.
-        armed = self._armed.get(game_id)
-        if armed is None or due < armed:
-            self._armed[game_id] = due
-            heapq.heappush(self._heap, (due, game_id, version))
-            self._wake.set()
-
-    async def _dispatch_loop(self) -> None:
-        while True:
-            await self.run_due()
-            self._wake.clear()
-            tops = [heap[0][0] for heap in (self._heap, self._half_heap) if heap]
-            delay = max(0.0, min(tops) - self.clock()) if tops else None
-            try:
-                await asyncio.wait_for(self._wake.wait(), delay)
-            except TimeoutError:
-                pass
-
     async def run_due(self, now: float | None = None) -> int:
-        """Fire every deadline due by ``now``; returns how many fired (stale ones are skipped)."""
-        now = self.clock() if now is None else now
-        fired = 0
-        while self._heap and self._heap[0][0] <= now:
-            due, game_id, _ = heapq.heappop(self._heap)
-            if self._armed.get(game_id) == due:
-                del self._armed[game_id]
-            table = self.by_id.get(game_id)
-            if table is None or table.deadline is None:
-                continue  # closed, or finished
-            if table.deadline > now:  # the table moved on: its deadline is later now
-                self._arm(game_id, table.deadline, table.version)
-                continue
-            try:
-                fired += await self._expire(table, table.version)
-            except Exception:
-                log.exception("deadline of game %s failed", game_id)
-        await self._fire_halves(now)  # after the deadlines: a turn that just timed out needs no reminder
-        return fired
-
-    # -- turn reminders -----------------------------------------------------------------------
-
-    def _arm_half(self, game_id: int, at: float, version: int) -> None:
-        """``at`` is half of the turn of ``version``: remind whoever has not acted by then."""
-        self._half[game_id] = (at, version)
-        armed = self._half_armed.get(game_id)
-        if armed is None or at < armed:
-            self._half_armed[game_id] = at
-            heapq.heappush(self._half_heap, (at, game_id))
-            self._wake.set()
-
-    async def _fire_halves(self, now: float) -> None:
-        while self._half_heap and self._half_heap[0][0] <= now:
-            at, game_id = heapq.heappop(self._half_heap)
-            if self._half_armed.get(game_id) == at:
-                del self._half_armed[game_id]
-            half, table = self._half.get(game_id), self.by_id.get(game_id)
-            if half is None or table is None or not table.running:
-                continue
-            if half[0] > now:  # the table moved on: its current turn is half over later
-                self._arm_half(game_id, *half)
-                continue
-            if half[1] == table.version and self._reminded.get(game_id) != table.version:
-                await self._remind(table)
-
-    async def _remind(self, table: Table) -> None:
-        """Half of the turn time is gone: the people still to act get a reminder (computer players never),
-        unless the server turned reminders off. The presenter posts it and deletes it once the table moves."""
-        remind = getattr(self.presenter, "remind", None)
-        if remind is None or table.deadline is None or not await self.reminders_on(table.guild_id):
-            return
-        self._reminded[table.id] = table.version
-        people = [table.seats[s].id for s in table.engine.to_act(table.state) if not table.seats[s].is_bot]
-        if people:
-            try:
-                remind(table, people, table.deadline)
-            except Exception:  # a reminder is a courtesy: it must never stop the dispatcher
-                log.exception("reminder for game %s failed", table.id)
-
-    async def _expire(self, table: Table, version: int) -> int:
-        async with table.lock:
-            if table.version != version or table.deadline is None:
-                return 0
-            if table.status == "lobby":
-                await self._close(table, "cancelled", reason="expired")
-                return 1
-            engine, state = table.engine, table.state
-            events: list[Event] = []
-            entries: list[tuple[int | None, str, str | None]] = []
-            for seat in engine.to_act(state):
-                if engine.is_over(state) or seat not in engine.to_act(state):
-                    continue
-                state, happened = engine.timeout(state, seat, self.dice)
-                events += happened
-                entries.append((seat, "timeout", None))
-                table.timeouts[seat] += 1
-                if table.timeouts[seat] >= MAX_TIMEOUTS and not engine.is_over(state):
-                    state, happened = engine.forfeit(state, seat, self.dice)
-                    events += forfeit_events(happened, "timeouts")
-                    entries.append((seat, "forfeit:timeouts", None))
-            if entries:
-                await self._commit(table, state, events, entries)
-            return 1
+        """Fire every deadline due by ``now`` (when there is no dispatcher); returns how many fired."""
+        return await self.deadlines.run_due(now)

@@ -1,0 +1,180 @@
+"""Deadlines: when a turn (or an idle lobby) runs out, and when a turn is half over.
+
+Each open table has one deadline in the database; here it sits in a heap that one dispatcher task fires (or the
+caller fires through ``run_due()`` when there is no dispatcher). A due turn gives everyone still to act the game's
+timeout action; ``MAX_TIMEOUTS`` in a row forfeit the seat. A due lobby closes. Half of each turn's time is a
+second heap: the people still to act then get a reminder from the presenter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import logging
+from typing import TYPE_CHECKING
+
+from bot.games import Event
+from bot.tables.model import Table
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+MAX_TIMEOUTS = 3  # consecutive timeouts before a player forfeits
+
+
+def forfeit_events(events: list[Event], why: str) -> list[Event]:
+    """An engine's forfeit events, each tagged with why the seat forfeited (``leave``, ``timeouts``, …):
+    the log says "forfeited after missed turns" rather than "left" (see ``bot.render.event_text``)."""
+    extra = {"why": why, "missed": MAX_TIMEOUTS} if why == "timeouts" else {"why": why}
+    return [Event(e.kind, {**e.data, **extra}, e.to) for e in events]
+
+
+class Deadlines:
+    """The table service's timers. ``service`` supplies the tables, the clock and the commit of what expires."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        # One heap entry per table: a later deadline is picked up from the table when the earlier pops.
+        self.heap: list[tuple[float, int, int]] = []  # (due, game id, version)
+        self._armed: dict[int, float] = {}  # game id -> its entry's due in the heap
+        # Turn reminders: the half-time point of each running table's current turn, fired like a deadline.
+        self._half: dict[int, tuple[float, int]] = {}  # game id -> (half time, version) of its current turn
+        self._half_heap: list[tuple[float, int]] = []  # (half time, game id); one entry per table, like heap
+        self._half_armed: dict[int, float] = {}
+        self._reminded: dict[int, int] = {}  # game id -> the version whose reminder the presenter was given
+        self._wake = asyncio.Event()
+        self._dispatcher: asyncio.Task[None] | None = None
+
+    def arm(self, game_id: int, due: float, version: int) -> None:
+        armed = self._armed.get(game_id)
+        if armed is None or due < armed:
+            self._armed[game_id] = due
+            heapq.heappush(self.heap, (due, game_id, version))
+            self._wake.set()
+
+    def arm_half(self, game_id: int, at: float, version: int) -> None:
+        """``at`` is half of the turn of ``version``: remind whoever has not acted by then."""
+        self._half[game_id] = (at, version)
+        armed = self._half_armed.get(game_id)
+        if armed is None or at < armed:
+            self._half_armed[game_id] = at
+            heapq.heappush(self._half_heap, (at, game_id))
+            self._wake.set()
+
+    def forget(self, game_id: int) -> None:
+        """The table closed or finished: no reminder for it any more (its deadline entry is skipped when due)."""
+        self._half.pop(game_id, None)
+        self._reminded.pop(game_id, None)
+
+    def presenter_changed(self) -> None:
+        """A reminder that fell due before the new presenter (a turn past half time across a restart) is given
+        again to it; it keeps the ones it already shows."""
+        self._reminded.clear()
+        for game_id, (at, version) in list(self._half.items()):
+            self.arm_half(game_id, at, version)
+
+    # -- the dispatcher -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._dispatcher = asyncio.create_task(self._dispatch_loop(), name="deadline-dispatcher")
+
+    async def stop(self) -> None:
+        if self._dispatcher:
+            self._dispatcher.cancel()
+            try:
+                await self._dispatcher
+            except asyncio.CancelledError:
+                pass
+            self._dispatcher = None
+
+    async def _dispatch_loop(self) -> None:
+        while True:
+            await self.run_due()
+            self._wake.clear()
+            tops = [heap[0][0] for heap in (self.heap, self._half_heap) if heap]
+            delay = max(0.0, min(tops) - self.service.clock()) if tops else None
+            try:
+                await asyncio.wait_for(self._wake.wait(), delay)
+            except TimeoutError:
+                pass
+
+    async def run_due(self, now: float | None = None) -> int:
+        """Fire every deadline due by ``now``; returns how many fired (stale ones are skipped)."""
+        now = self.service.clock() if now is None else now
+        fired = 0
+        while self.heap and self.heap[0][0] <= now:
+            due, game_id, _ = heapq.heappop(self.heap)
+            if self._armed.get(game_id) == due:
+                del self._armed[game_id]
+            table = self.service.by_id.get(game_id)
+            if table is None or table.deadline is None:
+                continue  # closed, or finished
+            if table.deadline > now:  # the table moved on: its deadline is later now
+                self.arm(game_id, table.deadline, table.version)
+                continue
+            try:
+                fired += await self._expire(table, table.version)
+            except Exception:
+                log.exception("deadline of game %s failed", game_id)
+        await self._fire_halves(now)  # after the deadlines: a turn that just timed out needs no reminder
+        return fired
+
+    # -- what a due deadline does -------------------------------------------------------------
+
+    async def _expire(self, table: Table, version: int) -> int:
+        service = self.service
+        async with table.lock:
+            if table.version != version or table.deadline is None:
+                return 0
+            if table.status == "lobby":
+                await service._close(table, "cancelled", reason="expired")
+                return 1
+            engine, state = table.engine, table.state
+            events: list[Event] = []
+            entries: list[tuple[int | None, str, str | None]] = []
+            for seat in engine.to_act(state):
+                if engine.is_over(state) or seat not in engine.to_act(state):
+                    continue
+                state, happened = engine.timeout(state, seat, service.dice)
+                events += happened
+                entries.append((seat, "timeout", None))
+                table.timeouts[seat] += 1
+                if table.timeouts[seat] >= MAX_TIMEOUTS and not engine.is_over(state):
+                    state, happened = engine.forfeit(state, seat, service.dice)
+                    events += forfeit_events(happened, "timeouts")
+                    entries.append((seat, "forfeit:timeouts", None))
+            if entries:
+                await service._commit(table, state, events, entries)
+            return 1
+
+    # -- turn reminders -----------------------------------------------------------------------
+
+    async def _fire_halves(self, now: float) -> None:
+        while self._half_heap and self._half_heap[0][0] <= now:
+            at, game_id = heapq.heappop(self._half_heap)
+            if self._half_armed.get(game_id) == at:
+                del self._half_armed[game_id]
+            half, table = self._half.get(game_id), self.service.by_id.get(game_id)
+            if half is None or table is None or not table.running:
+                continue
+            if half[0] > now:  # the table moved on: its current turn is half over later
+                self.arm_half(game_id, *half)
+                continue
+            if half[1] == table.version and self._reminded.get(game_id) != table.version:
+                await self._remind(table)
+
+    async def _remind(self, table: Table) -> None:
+        """Half of the turn time is gone: the people still to act get a reminder (computer players never),
+        unless the server turned reminders off. The presenter posts it and deletes it once the table moves."""
+        remind = getattr(self.service.presenter, "remind", None)
+        if remind is None or table.deadline is None or not await self.service.reminders_on(table.guild_id):
+            return
+        self._reminded[table.id] = table.version
+        people = [table.seats[s].id for s in table.engine.to_act(table.state) if not table.seats[s].is_bot]
+        if people:
+            try:
+                remind(table, people, table.deadline)
+            except Exception:  # a reminder is a courtesy: it must never stop the dispatcher
+                log.exception("reminder for game %s failed", table.id)
