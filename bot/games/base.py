@@ -14,9 +14,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from bot.games.dice import DiceSource
 from bot.games.parsing import parse_int, quote
+from bot.jsontext import dumps as json_text
 
 JSON = dict[str, Any]
-_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)  # json.dumps builds one per call
 
 
 class IllegalMove(Exception):
@@ -259,7 +259,7 @@ class Engine(ABC, Generic[S, OptT]):
         return self.outcome(state) is not None
 
     def dumps(self, state: S) -> str:
-        return _ENCODER.encode(self.to_json(state))
+        return json_text(self.to_json(state))
 
     def loads(self, text: str) -> S:
         return self.from_json(json.loads(text))
@@ -277,7 +277,7 @@ class Engine(ABC, Generic[S, OptT]):
             raise IllegalMove("illegal_action", action=str(action))
 
 
-_IMMUTABLE = (int, str, bool, float, type(None))
+_IMMUTABLE = frozenset((int, str, bool, float, type(None)))  # one hash lookup, not five compares
 
 
 def clone(value: Any) -> Any:
