@@ -8,7 +8,6 @@ passes a die to the winner (``loot``), or the loser discards a die (``lose_die``
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -25,6 +24,7 @@ from bot.games.base import (
     Outcome,
     act,
     choice,
+    clone,
     whole,
 )
 from bot.games.dice import DiceSource
@@ -131,21 +131,8 @@ class LiarsState:
     def total(self) -> int:
         return sum(self.counts)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> LiarsState:
-        """A fast deep copy: every field is JSON-like (or the frozen options), so ``apply`` stays cheap."""
-        return LiarsState(**{f.name: _clone(getattr(self, f.name)) for f in STATE_FIELDS})
-
 
 STATE_FIELDS = dataclasses.fields(LiarsState)
-
-
-def _clone(value: Any) -> Any:
-    """Deep-copy JSON-like data whose lists are homogeneous (all scalars, or all containers)."""
-    if type(value) is list:
-        return [_clone(v) for v in value] if value and type(value[0]) in (list, dict) else value[:]
-    if type(value) is dict:
-        return {k: _clone(v) for k, v in value.items()}
-    return value  # int, str, bool, None, or the frozen LiarsOptions
 
 
 class LiarsDice(Engine[LiarsState, LiarsOptions]):
@@ -220,12 +207,12 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         self.check_turn(state, player)
         if action.name == "bid":
             q, f = self._check_bid(state, action)
-            s = copy.deepcopy(state)
+            s = clone(state)
             return s, self._bid(s, player, q, f)
         if action == CHALLENGE:
             if state.bid is None:  # L-2
                 raise IllegalMove("no_bid_to_challenge")
-            s = copy.deepcopy(state)
+            s = clone(state)
             return s, self._challenge(s, player, dice)
         raise IllegalMove("illegal_action", action=str(action))
 
@@ -292,7 +279,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         }
         events = [
             Event("challenge", {"player": challenger, "bidder": bidder, "quantity": q, "face": f}),
-            Event("reveal", _clone(s.last_reveal)),
+            Event("reveal", clone(s.last_reveal)),
         ]
         if o.mode == "single":  # L-5: the one challenge decides the game
             s.winner, s.loser = winner, loser
@@ -368,7 +355,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
     def forfeit(self, state: LiarsState, player: int, dice: DiceSource) -> tuple[LiarsState, list[Event]]:
         """``player`` leaves: their dice leave play. The round in progress is void (its bids counted
         dice that are gone): the others re-roll and the round's starter (or the next seat) opens again."""
-        s = copy.deepcopy(state)
+        s = clone(state)
         if s.finished or not s.counts[player]:
             return s, []
         s.counts[player] = 0
@@ -401,7 +388,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
             "bid": None if state.bid is None else {"quantity": state.bid[0], "face": state.bid[1]},
             "bidder": state.bidder,
             "bids": [list(b) for b in state.bids],
-            "last_reveal": _clone(state.last_reveal),
+            "last_reveal": clone(state.last_reveal),
             "over": state.finished,
             "end_reason": state.end_reason,
             "legal": [a.encode() for a in self.legal_actions(state, player)] if mine else [],  # type: ignore[arg-type]
@@ -409,7 +396,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
 
     def scramble(self, state: LiarsState, player: int, dice: DiceSource) -> LiarsState:
         """Re-roll every die ``player`` cannot see (revealed hands live on in ``last_reveal``)."""
-        s = copy.deepcopy(state)
+        s = clone(state)
         s.hands = [h if seat == player or not h else sorted(dice.roll(len(h))) for seat, h in enumerate(s.hands)]
         return s
 
@@ -448,12 +435,12 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
     # -- persistence -----------------------------------------------------------------------------
 
     def to_json(self, state: LiarsState) -> JSON:
-        data = {f.name: _clone(getattr(state, f.name)) for f in STATE_FIELDS}
+        data = {f.name: clone(getattr(state, f.name)) for f in STATE_FIELDS}
         data["options"] = state.options.to_dict()
         return data
 
     def from_json(self, data: JSON) -> LiarsState:
-        fields = {name: _clone(value) for name, value in data.items()}
+        fields = {name: clone(value) for name, value in data.items()}
         fields["options"] = LiarsOptions.from_dict(data["options"])
         return LiarsState(**fields)
 

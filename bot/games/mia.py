@@ -9,7 +9,6 @@ the rules' ROUND_OVER is passed through inside ``apply``.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass, field
 
@@ -471,7 +470,7 @@ class Mia(Engine[MiaState, MiaOptions]):
         return s
 
     def to_json(self, state: MiaState) -> JSON:
-        data = {f.name: copy.deepcopy(getattr(state, f.name)) for f in dataclasses.fields(state)}
+        data = {f.name: clone(getattr(state, f.name)) for f in dataclasses.fields(state)}
         data["options"] = state.options.to_dict()
         return data
 

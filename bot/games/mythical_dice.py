@@ -24,7 +24,6 @@ Decisions not fixed by the rules text (also in the rules help):
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -41,6 +40,7 @@ from bot.games.base import (
     Outcome,
     act,
     choice,
+    clone,
 )
 from bot.games.dice import DiceSource
 from bot.games.parsing import parse_int, quote
@@ -224,19 +224,6 @@ class MythicState:
     last_trick: JSON | None = None
     exact_bids: list[int] = field(default_factory=list)
     forfeited: list[int] = field(default_factory=list)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> MythicState:
-        # A true deep copy (options are frozen and shared); much faster than the generic one.
-        return MythicState(self.options, **{k: _clone(v) for k, v in _fields(self).items()})
-
-
-def _clone(value: Any) -> Any:
-    """Deep copy of plain JSON-like data (lists, dicts, scalars)."""
-    if isinstance(value, list):
-        return [_clone(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    return value
 
 
 def _fields(state: MythicState) -> JSON:
@@ -437,7 +424,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
                 raise IllegalMove("already_bid")
             if not 0 <= bid <= state.hand_no:
                 raise IllegalMove("bid_out_of_range", bid=bid, lo=0, hi=state.hand_no)
-            s = copy.deepcopy(state)
+            s = clone(state)
             return s, self._bid(s, player, bid)
         die = action.args[0]
         if state.phase == "bidding":
@@ -449,7 +436,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         if die not in legal_dice(state.hands[player], state.trick, state.options):
             suit = trick_suit(state.trick, state.options)
             raise IllegalMove("must_follow_colour", colour=suit, die=die)
-        s = copy.deepcopy(state)
+        s = clone(state)
         return s, self._play(s, player, die, dice)
 
     def _bid(self, s: MythicState, player: int, bid: int) -> list[Event]:
@@ -507,22 +494,22 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         idx = trick_winner(rolls, s.options)
         if idx is None:  # all_flags=nobody: discarded, the same leader leads again
             s.discarded += 1
-            s.last_trick = {"trick": s.trick_no, "rolls": _clone(rolls), "winner": None}
-            events = [Event("trick_discarded", {"trick": s.trick_no, "leader": s.leader, "rolls": _clone(rolls)})]
+            s.last_trick = {"trick": s.trick_no, "rolls": clone(rolls), "winner": None}
+            events = [Event("trick_discarded", {"trick": s.trick_no, "leader": s.leader, "rolls": clone(rolls)})]
         else:
             win = rolls[idx]
             winner = win["player"]
             s.tricks[winner] += 1
             s.won[winner].append({"rolls": rolls, "win": idx})
             s.leader = winner
-            s.last_trick = {"trick": s.trick_no, "rolls": _clone(rolls), "winner": winner}
+            s.last_trick = {"trick": s.trick_no, "rolls": clone(rolls), "winner": winner}
             data = {
                 "player": winner,
                 "trick": s.trick_no,
                 "die": win["die"],
                 "type": win["type"],
                 "face": win["face"],
-                "rolls": _clone(rolls),
+                "rolls": clone(rolls),
                 "tricks": list(s.tricks),
             }
             events = [Event("trick_won", data)]
@@ -595,7 +582,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         return s, [Event("timeout", {"player": player})] + events
 
     def forfeit(self, state: MythicState, player: int, dice: DiceSource) -> tuple[MythicState, list[Event]]:
-        s = copy.deepcopy(state)
+        s = clone(state)
         if s.phase == "over" or not 0 <= player < s.players or not s.active[player]:
             return s, []
         s.active[player] = False
@@ -646,10 +633,10 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
             "tricks": list(state.tricks),
             "trick_no": state.trick_no,
             "discarded": state.discarded,
-            "trick": _clone(state.trick),
+            "trick": clone(state.trick),
             "suit": trick_suit(state.trick, state.options),
             "captured": [[dict(r) for t in won for r in t["rolls"]] for won in state.won],
-            "last_trick": _clone(state.last_trick),
+            "last_trick": clone(state.last_trick),
             "your_dice": [{"id": d, "type": types[d]} for d in mine],
             "legal": [a.encode() for a in self.legal_actions(state, player)] if player is not None else [],
         }
@@ -657,7 +644,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
     def scramble(self, state: MythicState, player: int | None, dice: DiceSource) -> MythicState:
         """Re-deal every other player's hidden dice from the dice ``player`` cannot see (same counts)
         and re-draw every other pending bid."""
-        s = copy.deepcopy(state)
+        s = clone(state)
         seen = {r["die"] for r in s.trick}
         seen |= {r["die"] for won in s.won for t in won for r in t["rolls"]}
         if player is not None:
@@ -695,10 +682,10 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
     # -- persistence --
 
     def to_json(self, state: MythicState) -> JSON:
-        return {"options": state.options.to_dict(), **_clone(_fields(state))}
+        return {"options": state.options.to_dict(), **clone(_fields(state))}
 
     def from_json(self, data: JSON) -> MythicState:
-        fields: dict[str, Any] = _clone(dict(data))
+        fields: dict[str, Any] = clone(dict(data))
         fields["options"] = MythicOptions.from_dict(fields["options"])
         return MythicState(**fields)
 

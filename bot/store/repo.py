@@ -7,14 +7,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from bot.jsontext import dumps
 from bot.store.db import Statement, Store
-
-_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)  # json.dumps builds one per call
-
-
-def dumps(value: Any) -> str:
-    return _ENCODER.encode(value)
-
 
 # -- games ----------------------------------------------------------------------------------
 

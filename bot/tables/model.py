@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import Engine, get_engine
+from bot.jsontext import dumps
 
-JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
 
@@ -78,7 +77,7 @@ class Table:
 
     def add_log(self, entries: list[tuple[str, dict[str, Any]]]) -> None:
         self.log.extend(entries)
-        self.log_json.extend(JSON.encode(list(e)) for e in entries)
+        self.log_json.extend(dumps(list(e)) for e in entries)
 
     def meta(self, extra: Sequence[tuple[str, dict[str, Any]]] = ()) -> str:
         """The meta column as JSON text; ``extra`` log entries are included as if already appended.
@@ -86,9 +85,9 @@ class Table:
         Log entries are encoded once, when they arrive: re-encoding the whole log on every action
         was a third of an action's cost.
         """
-        encoded = list(self.log_json) + [JSON.encode(list(e)) for e in extra]
+        encoded = list(self.log_json) + [dumps(list(e)) for e in extra]
         return (
-            f'{{"timeouts":{JSON.encode(self.timeouts)},"locale":{JSON.encode(self.locale)},'
+            f'{{"timeouts":{dumps(self.timeouts)},"locale":{dumps(self.locale)},'
             f'"log":[{",".join(encoded[-LOG_EVENTS:])}]}}'
         )
 

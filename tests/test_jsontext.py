@@ -1,0 +1,23 @@
+"""One compact JSON encoder serves engine state, table meta and stored columns."""
+
+from __future__ import annotations
+
+from bot.games import get_engine
+from bot.games.dice import SeededDice
+from bot.jsontext import dumps
+from bot.store import repo
+from bot.tables.model import Table
+
+
+def test_dumps_is_compact_ascii_and_keeps_key_order():
+    assert dumps({"b": [1, 2.5, None, True], "a": "é"}) == '{"b":[1,2.5,null,true],"a":"\\u00e9"}'
+
+
+def test_state_meta_and_stored_columns_use_the_same_text():
+    engine = get_engine("pig")
+    state, _ = engine.new_game(2, engine.options(), SeededDice(1))
+    assert engine.dumps(state) == dumps(engine.to_json(state))
+    assert repo.dumps is dumps
+    table = Table(1, 2, 3, "pig", "running", 4, {}, [], timeouts=[0, 2])
+    table.add_log([("roll", {"player": 0, "face": 4})])
+    assert table.meta() == '{"timeouts":[0,2],"locale":"en","log":[["roll",{"player":0,"face":4}]]}'
