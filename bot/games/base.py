@@ -145,6 +145,25 @@ class OptionsBase:
             kwargs[key] = value
         return cls(**kwargs)
 
+    @classmethod
+    def declared(cls) -> dict[str, tuple[str, Any]]:
+        """Field name -> ("choices", allowed) or ("range", (lo, hi)): the domains declared with ``choice``/``whole``,
+        in field order."""
+        found = cls.__dict__.get("_declared")
+        if found is None:
+            fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+            found = {f.name: next(iter(f.metadata.items())) for f in fields if f.metadata}
+            type.__setattr__(cls, "_declared", found)
+        return found
+
+    def check_declared(self) -> None:
+        """Every declared choice and range, in field order (an engine's ``validate`` calls it, then checks the rest)."""
+        for name, (kind, domain) in self.declared().items():
+            if kind == "choices":
+                check_choice(name, getattr(self, name), domain)
+            else:
+                check_range(name, getattr(self, name), *domain)
+
     def to_dict(self) -> JSON:
         # Shallow on purpose: options are flat, and asdict's deep copy shows up in every state dump.
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
@@ -153,6 +172,17 @@ class OptionsBase:
         """The options that differ from the defaults."""
         default = type(self)()
         return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+
+def choice(default: Any, allowed: tuple[Any, ...]) -> Any:
+    """An option field that takes one of ``allowed``: declared once, checked by ``check_declared``, read by the
+    test that holds each game's ``/… new`` command to its ``Options``."""
+    return field(default=default, metadata={"choices": tuple(allowed)})
+
+
+def whole(default: int, lo: int, hi: int) -> Any:
+    """An option field that takes a whole number from ``lo`` to ``hi`` (see ``choice``)."""
+    return field(default=default, metadata={"range": (lo, hi)})
 
 
 def check_choice(option: str, value: Any, allowed: tuple[Any, ...]) -> None:
