@@ -63,7 +63,7 @@ class Run:
     restarts: int = 0
     batches: int = 0
     cpu: float = 0.0  # process CPU seconds (every thread) in the measured window
-    writer_cpu: float = 0.0  # of which in SQLite's group commit, on aiosqlite's thread
+    writer_cpu: float = 0.0  # of which in SQLite's group commit, on the store's own thread
     gc_seconds: float = 0.0  # wall time in garbage collections during the measured window
     latencies: list[float] = field(default_factory=list)
 
@@ -80,7 +80,7 @@ class Run:
 
 
 class WriterThread:
-    """Time spent in the store's group-commit function on aiosqlite's thread (wrapped in this process only)."""
+    """Time spent in the store's group-commit function on the store's thread (wrapped in this process only)."""
 
     cpu = 0.0
     wall = 0.0

@@ -157,12 +157,19 @@ class OptionsBase:
         return found
 
     def check_declared(self) -> None:
-        """Every declared choice and range, in field order (an engine's ``validate`` calls it, then checks the rest)."""
-        for name, (kind, domain) in self.declared().items():
-            if kind == "choices":
-                check_choice(name, getattr(self, name), domain)
-            else:
-                check_range(name, getattr(self, name), *domain)
+        """Every declared choice and range, in field order (an engine's ``validate`` calls it, then checks the rest).
+        Cheap on the way through (every restored state builds its options): the refusals are built only on a miss."""
+        checks = type(self).__dict__.get("_checks")
+        if checks is None:
+            checks = tuple((name, kind == "choices", domain) for name, (kind, domain) in self.declared().items())
+            type.__setattr__(type(self), "_checks", checks)
+        for name, is_choice, domain in checks:
+            value = getattr(self, name)
+            if is_choice:
+                if value not in domain:
+                    check_choice(name, value, domain)
+            elif type(value) is not int or not domain[0] <= value <= domain[1]:
+                check_range(name, value, *domain)
 
     def to_dict(self) -> JSON:
         # Shallow on purpose: options are flat, and asdict's deep copy shows up in every state dump.
