@@ -39,6 +39,7 @@ from bot.games.dice import SeededDice
 from bot.games.parsing import parse_int
 from bot.games.registry import specs
 from bot.i18n import DEFAULT, t
+from bot.render import option_error_text
 
 Chooser = Callable[..., Action]  # choose(game, view, level, rng, legal=None) -> Action
 
@@ -486,7 +487,7 @@ def main_from_args(args: argparse.Namespace, out: TextIO | None = None, err: Tex
             game, args.players, args.games, options_dict(args.option), seed, progress=bar, locale=locale
         )
     except InvalidOptions as problem:
-        return error(t("simulate.invalid_option", locale, error=problem))
+        return error(t("simulate.invalid_option", locale, error=option_error_text(problem, locale)))
     except (ValueError, RuntimeError) as problem:
         return error(problem)
     except KeyboardInterrupt:

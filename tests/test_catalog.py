@@ -20,10 +20,11 @@ from typing import Any
 import pytest
 
 import bot.render
-from bot.games import Action, IllegalMove, available_games, get_engine
+from bot.games import Action, IllegalMove, InvalidOptions, available_games, get_engine
 from bot.games.dice import SeededDice
 from bot.i18n import catalog, locales
-from bot.render import error_keys, event_keys, fill
+from bot.render import error_keys, event_keys, fill, option_error_text
+from bot.tables.model import TableError
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")])
@@ -144,6 +145,30 @@ def refusal_problems(en: Catalog) -> list[str]:
     return problems
 
 
+def option_problems(en: Catalog) -> list[str]:
+    """Every InvalidOptions(option, code, **params): ``error.option.<code>`` with only the fields its params fill."""
+    problems = []
+    found = []
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "InvalidOptions":
+                found.append((f"{path.relative_to(ROOT)}:{node.lineno}", node))
+    assert len(found) > 15
+    for where, node in found:
+        code = node.args[1] if len(node.args) == 2 else None
+        branches = [code.body, code.orelse] if isinstance(code, ast.IfExp) else [code]  # "a" if … else "b"
+        if not all(isinstance(c, ast.Constant) for c in branches):
+            problems.append(f"{where}: InvalidOptions takes the option and a literal code (no message)")
+            continue
+        params = {k.arg for k in node.keywords}
+        for key in (f"error.option.{c.value}" for c in branches):
+            if key not in en:
+                problems.append(f"{where}: no template for the option refusal {key!r}")
+            elif unknown := fields(en[key]) - params:
+                problems.append(f"{where}: {key} uses {sorted(unknown)}, not passed")
+    return problems
+
+
 def table_error_problems(en: Catalog) -> list[str]:
     problems = []
     found = list(calls("TableError"))
@@ -158,6 +183,7 @@ def table_error_problems(en: Catalog) -> list[str]:
                 problems.append(f"{r.where}: no template for table error {code!r}")
                 continue
             allowed = set(r.params) | ({"game_name"} if "game" in r.params else set())
+            allowed |= {"detail"} if "problem" in r.params else set()  # error_text words an InvalidOptions
             for variant in (key, f"{key}@terminal"):
                 if variant in en and (unknown := fields(en[variant]) - allowed):
                     problems.append(f"{r.where}: {variant} uses {sorted(unknown)}, not passed by {code!r}")
@@ -271,6 +297,17 @@ def test_every_table_error_has_a_template_with_its_params():
     assert table_error_problems(catalog("en")) == []
 
 
+def test_every_option_refusal_has_a_template_with_its_params():
+    assert option_problems(catalog("en")) == []
+    with pytest.raises(InvalidOptions) as refused:
+        get_engine("pig").options({"target": "5"})
+    assert str(refused.value) == "target: out_of_range (value=5, lo=20, hi=500)"  # for logs and tests
+    assert option_error_text(refused.value, "en") == "target: must be a whole number from 20 to 500; got 5"
+    # on Discord (the table service wraps it): the option is named once, the reason read from the catalog
+    text = bot.render.error_text(TableError("bad_option", option="target", problem=refused.value), "en")
+    assert text == "Invalid option `target`: must be a whole number from 20 to 500; got 5"
+
+
 def test_every_event_of_the_table_service_and_the_engines_has_a_template():
     assert service_event_problems(catalog("en")) == []
     assert engine_event_kind_problems(catalog("en")) == []
@@ -303,7 +340,7 @@ def test_the_liar_refusals_add_exactly_the_fields_they_declare():
 
 
 def _sample_catalog_problems(en: Catalog, events: dict[str, list[tuple[str, dict[str, Any]]]]) -> list[str]:
-    problems = refusal_problems(en) + table_error_problems(en) + service_event_problems(en)
+    problems = refusal_problems(en) + table_error_problems(en) + service_event_problems(en) + option_problems(en)
     problems += engine_event_kind_problems(en)
     for game, played in events.items():
         problems += event_problems(game, en, played)
@@ -322,6 +359,9 @@ def _sample_catalog_problems(en: Catalog, events: dict[str, list[tuple[str, dict
         "mythic.event.trick_discarded",
         "mex.event.throw_pips",
         "pig.event.roll_bust",
+        "error.option.out_of_range",
+        "error.option.bag_too_small",
+        "error.option.too_big",
     ],
 )
 def test_removing_a_template_is_caught(removed, events_by_game):

@@ -37,15 +37,18 @@ class IllegalMove(Exception):
 
 def _developer_text(code: str, params: dict[str, Any]) -> str:
     """``bid_not_higher (quantity=2, face=3)``: a refusal as logs and test failures show it."""
-    return f"{code} ({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else code
+    return f"{code} ({', '.join(f'{k}={quote(v)}' for k, v in params.items())})" if params else code
 
 
 class InvalidOptions(ValueError):
-    """An option value or combination is invalid; the message names the option."""
+    """An option value or combination is invalid. ``option`` names it, ``code`` keys the catalog
+    (``error.option.<code>``, read by ``bot.render.option_error_text``); ``params`` fill it. No user text here."""
 
-    def __init__(self, option: str, message: str) -> None:
-        super().__init__(f"{option}: {message}")
+    def __init__(self, option: str, code: str, **params: Any) -> None:
+        super().__init__(f"{option}: {_developer_text(code, params)}")
         self.option = option
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +127,7 @@ class OptionsBase:
         names = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
         for key in data:
             if key not in names:
-                raise InvalidOptions(key, "unknown option")
+                raise InvalidOptions(key, "unknown_option")
         kwargs = {}
         for key, value in data.items():
             default = names[key].default
@@ -134,13 +137,13 @@ class OptionsBase:
                 elif str(value).lower() in ("false", "0", "no", "off"):
                     value = False
                 else:
-                    raise InvalidOptions(key, f"expected true or false, got {quote(value)}")
+                    raise InvalidOptions(key, "not_true_false", value=value)
             elif isinstance(default, int) and not isinstance(default, bool):
                 number = parse_int(value.strip() if isinstance(value, str) else value, signed=True)
                 if number is None:
                     digits = value.strip().removeprefix("-") if isinstance(value, str) else ""
-                    what = "a far smaller number" if digits.isascii() and digits.isdigit() else "a whole number"
-                    raise InvalidOptions(key, f"expected {what}, got {quote(value)}")
+                    too_big = digits.isascii() and digits.isdigit()
+                    raise InvalidOptions(key, "too_big" if too_big else "not_whole", value=value)
                 value = number
             kwargs[key] = value
         return cls(**kwargs)
@@ -194,12 +197,12 @@ def whole(default: int, lo: int, hi: int) -> Any:
 
 def check_choice(option: str, value: Any, allowed: tuple[Any, ...]) -> None:
     if value not in allowed:
-        raise InvalidOptions(option, f"must be one of {', '.join(map(str, allowed))}; got {quote(value)}")
+        raise InvalidOptions(option, "not_a_choice", value=value, allowed=tuple(allowed))
 
 
 def check_range(option: str, value: int, lo: int, hi: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise InvalidOptions(option, f"must be a whole number from {lo} to {hi}; got {quote(value)}")
+        raise InvalidOptions(option, "out_of_range", value=value, lo=lo, hi=hi)
 
 
 S = TypeVar("S")

@@ -94,12 +94,12 @@ class LiarsOptions(OptionsBase):
     def validate(self) -> None:
         self.check_declared()
         if not isinstance(self.wild_ones, bool):
-            raise InvalidOptions("wild_ones", f"expected true or false, got {self.wild_ones!r}")
+            raise InvalidOptions("wild_ones", "not_true_false", value=self.wild_ones)
         if self.mode == "single":
             if self.max_rounds:
-                raise InvalidOptions("max_rounds", "only applies when mode is loot or lose_die (single is one round)")
+                raise InvalidOptions("max_rounds", "multi_round_only")
             if self.starter != "loser":
-                raise InvalidOptions("starter", "only applies when mode is loot or lose_die (single is one round)")
+                raise InvalidOptions("starter", "multi_round_only")
 
     @classmethod
     def from_dict(cls, data: JSON) -> Any:

@@ -99,10 +99,10 @@ class MexOptions(OptionsBase):
             "hold_one_or_two",
         ):
             if not isinstance(getattr(self, name), bool):
-                raise InvalidOptions(name, f"expected true or false, got {getattr(self, name)!r}")
+                raise InvalidOptions(name, "not_true_false", value=getattr(self, name))
         for name in ("hold_one_or_two", "mex_passes_lead"):
             if getattr(self, name) and self.max_throws < 2:
-                raise InvalidOptions(name, "does nothing with a max_throws of 1; allow 2 or 3 throws")
+                raise InvalidOptions(name, "needs_two_throws")
 
 
 @dataclass

@@ -107,7 +107,7 @@ class MiaOptions(OptionsBase):
         self.check_declared()
         stop = self.stop_at_first_elimination
         if not isinstance(stop, bool):
-            raise InvalidOptions("stop_at_first_elimination", f"expected true or false, got {stop!r}")
+            raise InvalidOptions("stop_at_first_elimination", "not_true_false", value=stop)
 
 
 @dataclass

@@ -154,41 +154,32 @@ class MythicOptions(OptionsBase):
     def validate(self) -> None:
         for name in ("allow_two_players", "special_lead_sets_no_suit", "bonuses_enabled"):
             if not isinstance(getattr(self, name), bool):
-                raise InvalidOptions(name, f"expected true or false, got {quote(getattr(self, name))}")
+                raise InvalidOptions(name, "not_true_false", value=getattr(self, name))
         self.check_declared()
         if not isinstance(self.dice_set, str):
-            raise InvalidOptions("dice_set", f"expected 'standard' or seven counts, got {quote(self.dice_set)}")
+            raise InvalidOptions("dice_set", "dice_set_form", value=self.dice_set)
         try:
             counts = parse_counts(self.dice_set)
         except ValueError:
-            expected = f"expected 'standard' or seven counts, got {quote(self.dice_set)}"
-            raise InvalidOptions("dice_set", expected) from None
+            raise InvalidOptions("dice_set", "dice_set_form", value=self.dice_set) from None
         if len(counts) != 7 or any(not 0 <= c <= 12 for c in counts):
-            raise InvalidOptions(
-                "dice_set", "expected seven counts from 0 to 12 (minotaur,griffin,mermaid,red,yellow,purple,gray)"
-            )
+            raise InvalidOptions("dice_set", "dice_set_counts")
         if not isinstance(self.hands_by_players, str):
-            raise InvalidOptions(
-                "hands_by_players", f"expected text like 3:8,4:8,5:7,6:6, got {quote(self.hands_by_players)}"
-            )
+            raise InvalidOptions("hands_by_players", "hands_form", value=self.hands_by_players)
         try:
             hands = parse_hands(self.hands_by_players)
         except ValueError:
-            raise InvalidOptions(
-                "hands_by_players", f"expected text like 3:8,4:8,5:7,6:6, got {quote(self.hands_by_players)}"
-            ) from None
+            raise InvalidOptions("hands_by_players", "hands_form", value=self.hands_by_players) from None
         bag = sum(counts)
         for players, count in hands.items():
             if players not in DEFAULT_HANDS:
-                raise InvalidOptions("hands_by_players", f"player counts go from 2 to 6; got {players}")
+                raise InvalidOptions("hands_by_players", "hands_players", players=players)
             if not 1 <= count <= 12:
-                raise InvalidOptions("hands_by_players", f"hands must be from 1 to 12; got {count} for {players}")
+                raise InvalidOptions("hands_by_players", "hands_count", count=count, players=players)
         for players in range(self.min_players, 7):
             if hands[players] * players > bag:
                 name = "hands_by_players" if self.hands_by_players != "3:8,4:8,5:7,6:6" else "dice_set"
-                raise InvalidOptions(
-                    name, f"{players} players x {hands[players]} dice in the last hand exceed the bag of {bag} dice"
-                )
+                raise InvalidOptions(name, "bag_too_small", players=players, hands=hands[players], bag=bag)
 
     @property
     def min_players(self) -> int:

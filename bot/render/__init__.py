@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from bot.games import Event, IllegalMove
-from bot.games.parsing import QUOTE_LIMIT, clip
+from bot.games import Event, IllegalMove, InvalidOptions
+from bot.games.parsing import QUOTE_LIMIT, clip, quote
 from bot.games.registry import spec
 from bot.i18n import has, t
 from bot.tables.model import Table, TableError
@@ -94,6 +94,8 @@ def error_text(error: Exception, locale: str, game: str | None = None, names: li
     """A refusal's text. With the table's seat ``names``, seat numbers in the params (``chooser``, ``player``, …)
     read as bold names, as in the log; without them they stay as the engine gave them."""
     if isinstance(error, TableError):
+        if isinstance(problem := error.params.get("problem"), InvalidOptions):  # the engine's reason, in words
+            error = TableError(error.code, **{**error.params, "detail": option_detail(problem, locale)})
         params = _clipped(error.params)
         if "game" in params:
             params["game_name"] = t(f"game.{params['game']}", locale)
@@ -112,6 +114,21 @@ def error_text(error: Exception, locale: str, game: str | None = None, names: li
         log.warning("no catalog text for the refusal %s", error)  # tests/test_catalog.py keeps this from happening
         return t("error.illegal_action", locale)
     raise TypeError(error)
+
+
+def option_detail(error: InvalidOptions, locale: str) -> str:
+    """Why an option value was refused (``must be one of 1, 2; got 3``), from ``error.option.<code>``."""
+    params = dict(error.params)
+    if "value" in params:
+        params["value"] = quote(params["value"])
+    if "allowed" in params:
+        params["allowed"] = ", ".join(map(str, params["allowed"]))
+    return t(f"error.option.{error.code}", locale, **params)
+
+
+def option_error_text(error: InvalidOptions, locale: str) -> str:
+    """``target: must be a whole number from 20 to 500; got 5``: for the terminal and the simulator."""
+    return t("error.option_problem", locale, option=error.option, detail=option_detail(error, locale))
 
 
 def error_keys(code: str, params: dict[str, Any], game: str | None = None) -> list[str]:

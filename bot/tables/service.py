@@ -193,7 +193,7 @@ class TableService:
         try:
             return engine.options(options)
         except InvalidOptions as error:
-            raise TableError("bad_option", option=error.option, detail=str(error)) from None
+            raise TableError("bad_option", option=error.option, problem=error) from None  # error_text words it
         except (TypeError, ValueError) as error:
             raise TableError("bad_option", option="?", detail=str(error)) from None
 

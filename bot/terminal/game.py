@@ -14,10 +14,10 @@ import random
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bot.games import Action, available_games, get_engine
+from bot.games import Action, InvalidOptions, available_games, get_engine
 from bot.games.dice import DiceSource, SecureDice, SeededDice
 from bot.i18n import DEFAULT, SURFACE, normalise, t
-from bot.render import error_text, seat_names
+from bot.render import error_text, option_error_text, seat_names
 from bot.simulate import Chooser, check_level, computer_move, default_chooser
 from bot.store import Store
 from bot.tables import Seat, Table, TableError, TableService
@@ -290,7 +290,8 @@ async def play(
     try:
         fewest, most = engine.player_range(engine.options(options or {}))
     except (ValueError, TypeError) as problem:
-        return error(t("terminal.invalid_option", locale, error=problem))
+        why = option_error_text(problem, locale) if isinstance(problem, InvalidOptions) else problem
+        return error(t("terminal.invalid_option", locale, error=why))
     try:
         listed = parse_levels(level, locale)
     except ValueError as problem:
