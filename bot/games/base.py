@@ -213,7 +213,6 @@ class Engine(ABC, Generic[S, OptT]):
     """One game's rules. Stateless: every method takes the state and never mutates it."""
 
     name: ClassVar[str]
-    title: ClassVar[str]  # the game's name in the engine's own (English) messages
     Options: ClassVar[type]
     min_players: ClassVar[int]
     max_players: ClassVar[int]

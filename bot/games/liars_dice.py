@@ -137,7 +137,6 @@ STATE_FIELDS = dataclasses.fields(LiarsState)
 
 class LiarsDice(Engine[LiarsState, LiarsOptions]):
     name = "liar"
-    title = "Liar's Dice"
     neutral_results = True  # D-L7: single round, the uninvolved seats
     Options = LiarsOptions
     min_players = 2

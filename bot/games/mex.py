@@ -146,7 +146,6 @@ class MexState:
 
 class Mex(Engine[MexState, MexOptions]):
     name = "mex"
-    title = "Mex"
     open_information = True  # every throw is on the table
     scores_are_points = True  # MX-E2 points (or lives left without them): more is better
     Options = MexOptions

@@ -136,7 +136,6 @@ Losses = list[tuple[int, int, str]]  # (seat, penalty, reason)
 
 class Mia(Engine[MiaState, MiaOptions]):
     name = "mia"
-    title = "Mia"
     Options = MiaOptions
     min_players = 2  # M-9 / D-M8
     max_players = 10

@@ -309,7 +309,6 @@ def hand_score(bid: int, won: list[JSON], hand_no: int, options: MythicOptions) 
 
 class MythicalDice(Engine[MythicState, MythicOptions]):
     name = "mythic"
-    title = "Mythical Dice"
     scores_are_points = True  # the running total after the last hand
     Options = MythicOptions
     min_players = 3

@@ -55,7 +55,6 @@ class PigState:
 
 class Pig(Engine[PigState, PigOptions]):
     name = "pig"
-    title = "Pig"
     scores_are_points = True  # a player's total
     open_information = True
     Options = PigOptions
