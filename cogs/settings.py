@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games import InvalidOptions
 from bot.i18n import t
 from bot.tables import TableError
 from cogs.utils.games import game_choices
@@ -28,13 +29,13 @@ def parse_options(text: str) -> dict[str, str]:
         raise TableError("options_too_long", count=len(text), max=MAX_OPTIONS_TEXT, text=text)
     try:
         words = shlex.split(text)
-    except ValueError as error:  # an unclosed quote
-        raise TableError("bad_option", option=text, detail=str(error)) from None
+    except ValueError:  # an unclosed quote (or a trailing backslash)
+        raise TableError("bad_option", option=text, problem=InvalidOptions(text, "unclosed_quote")) from None
     options = {}
     for word in words:
         key, sep, value = word.partition("=")
         if not sep or not key.strip():
-            raise TableError("bad_option", option=word, detail="write options as name=value")
+            raise TableError("bad_option", option=word, problem=InvalidOptions(word, "not_name_value"))
         options[key.strip()] = value.strip()
     return options
 

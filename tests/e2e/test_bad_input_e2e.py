@@ -56,7 +56,9 @@ async def test_settings_options_too_long_or_with_huge_numbers_are_refused_briefl
         assert reply.ephemeral and "`target`" in reply.text and "far smaller number" in reply.text
         assert len(reply.text) < 300
         reply = await world.slash(world.admin, "settings", "options", game="pig", values='target="50')
-        assert reply.ephemeral and "⚠️" in reply.text
+        assert reply.ephemeral and "⚠️" in reply.text and "a quotation mark is not closed" in reply.text
+        reply = await world.slash(world.admin, "settings", "options", game="pig", values="target")
+        assert reply.ephemeral and "Invalid option `target`: write options as name=value" in reply.text
         assert await bot.tables.settings(world.guild.id) == {}
     world.fake.assert_no_problems()
 
