@@ -129,12 +129,7 @@ class Help(commands.Cog):
 
     def game_groups(self) -> dict[str, str]:
         """Group name -> game, from the loaded game cogs (each game's command group is its cog)."""
-        groups = {}
-        for cog in self.bot.cogs.values():
-            game, group = getattr(cog, "game", ""), getattr(cog, "app_command", None)
-            if game and group is not None:
-                groups[group.name] = game
-        return groups
+        return {cog.app_command.name: game for game, cog in self.bot.game_cogs.items() if cog.app_command is not None}
 
 
 async def overview(words: Words, locale: str, roots: list[Node], games: dict[str, str]) -> discord.Embed:
