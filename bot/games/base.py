@@ -254,6 +254,11 @@ class Engine(ABC, Generic[S, OptT]):
     def legal_actions(self, state: S, player: int) -> list[Action]:
         """Every legal action for ``player`` now; empty if it is not their turn."""
 
+    def public_actions(self, state: S) -> dict[int, list[Action]]:
+        """The legal actions of the seats to act that anyone may see (the channel's controls): they depend on
+        public information only, so a renderer offers them without re-deriving a rule. Default: none."""
+        return {}
+
     @abstractmethod
     def apply(self, state: S, player: int, action: Action, dice: DiceSource) -> tuple[S, list[Event]]:
         """Apply ``action``; raise ``IllegalMove`` (and change nothing) if it is illegal."""
