@@ -87,6 +87,8 @@ def event_keys(game: str, kind: str, data: dict[str, Any]) -> list[str]:
         kind = module.event_key(kind, data)
     # A forfeit forced by missed turns (the service tags its events ``why``) reads differently from a /leave.
     kinds = [f"{kind}_timeouts", kind] if data.get("why") == "timeouts" else [kind]
+    if isinstance(data.get("reason"), str):  # a closed table says why in words, not as its code
+        kinds.insert(0, f"{kind}_{data['reason']}")
     return [f"{prefix}.{k}" for k in kinds for prefix in (f"{game}.event", "event")]
 
 
