@@ -65,11 +65,8 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
     @app_commands.command(name="options", description=t("cmd.settings_options"))
     @app_commands.choices(game=game_choices())
     async def options(self, interaction: discord.Interaction, game: str, values: str = "") -> None:
-        try:
-            parsed = parse_options(values) if values.strip() else None
-            saved = await self.bot.tables.set_default_options(interaction.guild_id, game, parsed)
-        except ValueError as error:  # the engine's Options refused a value: a refusal like any other
-            raise TableError("bad_option", option="values", detail=str(error)) from error
+        parsed = parse_options(values) if values.strip() else None
+        saved = await self.bot.tables.set_default_options(interaction.guild_id, game, parsed)  # refusals: TableError
         detail = f"{game}: " + (
             " ".join(f"{k}={v}" for k, v in saved.items()) or t("ui.settings_none", locale_of(interaction))
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -20,6 +21,8 @@ from bot.store import Store, repo
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
 from bot.tables.model import SEEN, Seat, Table, TableError
+
+log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 120.0
 TIMEOUT_RANGE = (15, 3600)
@@ -194,8 +197,9 @@ class TableService:
             return engine.options(options)
         except InvalidOptions as error:
             raise TableError("bad_option", option=error.option, problem=error) from None  # error_text words it
-        except (TypeError, ValueError) as error:
-            raise TableError("bad_option", option="?", detail=str(error)) from None
+        except (TypeError, ValueError):  # not an InvalidOptions: still a refusal in words, never Python's text
+            log.warning("options %r refused without a reason code", options, exc_info=True)
+            raise TableError("bad_option", option="values", problem=InvalidOptions("values", "invalid")) from None
 
     # -- lobby --------------------------------------------------------------------------------
 

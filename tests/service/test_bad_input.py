@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bot.games import IllegalMove
+from bot.games import IllegalMove, get_engine
 from bot.games.dice import ScriptedDice, SeededDice
 from bot.i18n import has
 from bot.render import error_text, event_text, seat_names, table_text
@@ -218,3 +218,22 @@ async def test_huge_numbers_in_default_options_are_refused_and_nothing_is_saved(
         assert e.value.code == "bad_option" and len(error_text(e.value, "en", "pig")) < 200
     assert await service.settings(GUILD) == {}
     await close_service(service)
+
+
+async def test_options_refused_without_a_reason_code_still_answer_in_catalog_words(db, monkeypatch):
+    service = await open_service(db, SeededDice(1))
+    try:
+        engine = get_engine("pig")
+
+        def broken(options):
+            raise TypeError("Options.__init__() got an unexpected keyword argument 'x' (Python's own words)")
+
+        monkeypatch.setattr(type(engine), "options", staticmethod(broken))
+        with pytest.raises(TableError) as refused:
+            await service.set_default_options(GUILD, "pig", {"target": "50"})
+        text = error_text(refused.value, "en")
+        assert "Python" not in text and "__init__" not in text
+        assert "not valid for this game" in text
+        assert await service.settings(GUILD) == {}  # nothing stored
+    finally:
+        await close_service(service)
