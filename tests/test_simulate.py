@@ -160,7 +160,8 @@ def test_command_line_errors():
 
 
 def test_every_simulate_key_is_in_the_english_catalog():
-    source = Path(simulate.__file__).read_text(encoding="utf-8")
+    package = Path(simulate.__file__).parent  # every module of the package, not only __init__
+    source = "\n".join(path.read_text(encoding="utf-8") for path in sorted(package.glob("*.py")))
     assert not re.findall(r"\bf[\"'](?:terminal|simulate)\.", source), "catalog keys must be literals"
     used = {m[1] for m in re.finditer(r"[\"']((?:terminal|simulate)\.\w+)[\"']", source)}
     english = catalog("en")
@@ -180,3 +181,18 @@ def test_german_report_falls_back_to_english():
     result = simulate.SimResult("pig", ("easy", "hard"), {}, 1, games=2, wins=[2.0, 0.0])
     result.actions, result.units, result.unit = [10, 20], [3, 5], "turns"
     assert "mean length: 15.0 actions (min 10, max 20), 4.0 turns" in format_report(result, "de")
+
+
+def test_the_package_keeps_its_jobs_apart():
+    """Statistics know no engines or text, the report no engines, and only the command line knows argparse."""
+    package = Path(simulate.__file__).parent
+    imports = {
+        path.stem: set(re.findall(r"^(?:from|import) ([\w.]+)", path.read_text(encoding="utf-8"), re.M))
+        for path in package.glob("*.py")
+    }
+    assert {"stats", "runner", "report", "progress", "command"} <= set(imports)
+    assert not {name for name in imports["stats"] if name.startswith("bot.")} - {"bot.games"}
+    assert not {"bot.simulate.runner", "bot.simulate.command"} & (imports["report"] | imports["stats"])
+    assert [stem for stem, names in imports.items() if "argparse" in names] == ["command"]
+    readme = (package.parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "bot/simulate/" in readme and all(f"{stem}.py" in readme for stem in imports if not stem.startswith("_"))
