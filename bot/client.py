@@ -114,7 +114,7 @@ class DiceTavern(commands.Bot):
             restored = await self.tables.start()
             log.info("restored %d open tables", len(restored))
         await self.tree.set_translator(CatalogTranslator())
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)  # the typed way to set tree.on_error
         for extension in extensions():
             await self.load_extension(extension)
         if not self.commands_only:

@@ -68,7 +68,7 @@ def _template(code: str, variant: str | None, key: str) -> str | dict[str, str] 
     return texts.get(key) if found is None else found
 
 
-class _Params(dict):  # type: ignore[type-arg]
+class _Params(dict[str, object]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 

@@ -62,32 +62,42 @@ class Words:
         self.translator = translator
         self.locale = locale
 
-    async def __call__(self, text: str, where: TranslationContextLocation, data: Any) -> str:
+    async def __call__(self, text: str, context: TranslationContext[Any, Any]) -> str:
         if self.translator is None:
             return text
-        done = await self.translator.translate(
-            app_commands.locale_str(text), self.locale, TranslationContext(where, data)
-        )
+        done = await self.translator.translate(app_commands.locale_str(text), self.locale, context)
         return done or text
 
     async def path(self, node: Node | None) -> str:
         """``pig roll`` as the reader types it."""
         parts = []
         while node is not None:
-            where = TranslationContextLocation.group_name
+            context: TranslationContext[Any, Any]
             if isinstance(node, app_commands.Command):
-                where = TranslationContextLocation.command_name
-            parts.append(await self(node.name, where, node))
+                context = TranslationContext(TranslationContextLocation.command_name, node)
+            else:
+                context = TranslationContext(TranslationContextLocation.group_name, node)
+            parts.append(await self(node.name, context))
             node = node.parent
         return " ".join(reversed(parts))
 
     async def describe(self, node: Node) -> str:
-        where = TranslationContextLocation.command_description
+        context: TranslationContext[Any, Any]
         if isinstance(node, app_commands.Group):
-            where = TranslationContextLocation.group_description
-        return await self(node.description, where, node)
+            context = TranslationContext(TranslationContextLocation.group_description, node)
+        else:
+            context = TranslationContext(TranslationContextLocation.command_description, node)
+        return await self(node.description, context)
 
-    async def line(self, command: app_commands.Command[Any, ..., Any], locale: str, short: bool = False) -> str:
+    async def parameter(self, param: app_commands.Parameter) -> tuple[str, str]:
+        """An option's name and description."""
+        name: TranslationContext[Any, Any] = TranslationContext(TranslationContextLocation.parameter_name, param)
+        described: TranslationContext[Any, Any] = TranslationContext(
+            TranslationContextLocation.parameter_description, param
+        )
+        return await self(param.display_name, name), await self(param.description, described)
+
+    async def line(self, command: Node, locale: str, short: bool = False) -> str:
         name = command.name if short else "/" + await self.path(command)
         return t("help.line", locale, command=name, description=await self.describe(command))
 
@@ -194,8 +204,7 @@ async def detail(words: Words, locale: str, group: app_commands.Group, game: str
         for command in ordered[:FIELDS]:
             lines = [await words.describe(command)]
             for param in command.parameters if with_options else []:
-                option = await words(param.display_name, TranslationContextLocation.parameter_name, param)
-                text = await words(param.description, TranslationContextLocation.parameter_description, param)
+                option, text = await words.parameter(param)
                 lines.append(t("help.option", locale, option=option, description=text))
             embed.add_field(name=f"/{await words.path(command)}"[:256], value=fit(lines, FIELD), inline=False)
         if len(embed) <= TOTAL:

@@ -18,7 +18,7 @@ from bot.render.mia import player_controls, value_label
 from bot.tables import Table
 from cogs.utils.components import MAX_CHOICES, controls_view
 from cogs.utils.gamecog import GameCog
-from cogs.utils.replies import locale_of
+from cogs.utils.replies import channel_of, locale_of
 
 
 class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
@@ -102,7 +102,7 @@ class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
         self, interaction: discord.Interaction, move: str, current: object
     ) -> list[app_commands.Choice[int]]:
         """The values ``move`` may announce now for this user (none when it is not their move), lowest first."""
-        table = self.tables.by_channel.get(interaction.channel_id)
+        table = self.tables.by_channel.get(channel_of(interaction))
         if table is None or table.game != self.game or table.state is None:
             return []
         seat = table.seat_of(interaction.user.id)

@@ -20,7 +20,7 @@ from bot.render import mythic as render
 from bot.tables import Table
 from cogs.utils.components import MAX_CHOICES, controls_view
 from cogs.utils.gamecog import GameCog
-from cogs.utils.replies import locale_of
+from cogs.utils.replies import channel_of, locale_of
 
 
 class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythic")):
@@ -133,7 +133,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
 
     def _own_view(self, interaction: discord.Interaction) -> dict | None:
         """The engine's view for the user at this channel's Mythical Dice table, or None."""
-        table = self.tables.by_channel.get(interaction.channel_id)
+        table = self.tables.by_channel.get(channel_of(interaction))
         if table is None or table.game != self.game or table.state is None:
             return None
         seat = table.seat_of(interaction.user.id)

@@ -13,7 +13,7 @@ from bot.games import InvalidOptions
 from bot.i18n import t
 from bot.tables import TableError
 from cogs.utils.games import game_choices
-from cogs.utils.replies import AnswersErrors, locale_of, refuse, send_ephemeral
+from cogs.utils.replies import AnswersErrors, guild_of, locale_of, refuse, send_ephemeral
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -59,14 +59,14 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
 
     @app_commands.command(name="timeout", description=t("cmd.settings_timeout"))
     async def timeout(self, interaction: discord.Interaction, seconds: int) -> None:
-        await self.bot.tables.set_timeout(interaction.guild_id, seconds)
+        await self.bot.tables.set_timeout(guild_of(interaction), seconds)
         await send_ephemeral(interaction, t("ui.settings_saved", locale_of(interaction), detail=f"timeout={seconds}s"))
 
     @app_commands.command(name="options", description=t("cmd.settings_options"))
     @app_commands.choices(game=game_choices())
     async def options(self, interaction: discord.Interaction, game: str, values: str = "") -> None:
         parsed = parse_options(values) if values.strip() else None
-        saved = await self.bot.tables.set_default_options(interaction.guild_id, game, parsed)  # refusals: TableError
+        saved = await self.bot.tables.set_default_options(guild_of(interaction), game, parsed)  # refusals: TableError
         detail = f"{game}: " + (
             " ".join(f"{k}={v}" for k, v in saved.items()) or t("ui.settings_none", locale_of(interaction))
         )
@@ -75,7 +75,7 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
     @app_commands.command(name="reminders", description=t("cmd.settings_reminders"))
     @app_commands.describe(state=t("cmd.settings_reminders_state"))
     async def reminders(self, interaction: discord.Interaction, state: Literal["on", "off"]) -> None:
-        await self.bot.tables.set_reminders(interaction.guild_id, state == "on")
+        await self.bot.tables.set_reminders(guild_of(interaction), state == "on")
         locale = locale_of(interaction)
         detail = f"reminders={t(f'ui.reminders_{state}', locale)}"
         await send_ephemeral(interaction, t("ui.settings_saved", locale, detail=detail))
@@ -83,9 +83,9 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
     @app_commands.command(name="show", description=t("cmd.settings_show"))
     async def show(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        settings = await self.bot.tables.settings(interaction.guild_id)
-        timeout = await self.bot.tables.turn_timeout(interaction.guild_id)
-        on = await self.bot.tables.reminders_on(interaction.guild_id)
+        settings = await self.bot.tables.settings(guild_of(interaction))
+        timeout = await self.bot.tables.turn_timeout(guild_of(interaction))
+        on = await self.bot.tables.reminders_on(guild_of(interaction))
         reminders = t("ui.reminders_on" if on else "ui.reminders_off", locale)
         options = "\n".join(
             f"• {key.split('.', 1)[1]}: " + " ".join(f"{k}={v}" for k, v in value.items())

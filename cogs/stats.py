@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -14,8 +14,9 @@ from bot.games import get_engine
 from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.store import repo
+from cogs.utils.components import button_label
 from cogs.utils.games import game_choices
-from cogs.utils.replies import locale_of, send_ephemeral
+from cogs.utils.replies import guild_of, locale_of, send_ephemeral
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -85,16 +86,17 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PageButton:
         # parse_int: a 20-digit id beyond SQLite's INTEGER must not reach the query (it would raise OverflowError)
         guild = parse_int(match["guild"])
         guild_id = (interaction.guild_id or 0) if guild is None else guild
-        return cls(guild_id, match["game"], int(match["page"]), item.label or "")
+        return cls(guild_id, match["game"], int(match["page"]), button_label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        embed, pages = await board_page(interaction.client, self.guild_id, self.game, self.page, locale)  # type: ignore[arg-type]
+        bot = cast("DiceTavern", interaction.client)  # the client is always our bot
+        embed, pages = await board_page(bot, self.guild_id, self.game, self.page, locale)
         await interaction.response.edit_message(
             embed=embed, view=board_view(self.guild_id, self.game, self.page, pages, locale)
         )
@@ -114,9 +116,9 @@ class Stats(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         locale = locale_of(interaction)
         key = game or "all"
-        embed, pages = await board_page(self.bot, interaction.guild_id, key, 1, locale)
+        embed, pages = await board_page(self.bot, guild_of(interaction), key, 1, locale)
         await interaction.response.send_message(
-            embed=embed, view=board_view(interaction.guild_id, key, 1, pages, locale)
+            embed=embed, view=board_view(guild_of(interaction), key, 1, pages, locale)
         )
 
     @app_commands.command(name="stats", description=t("cmd.stats"))
@@ -125,7 +127,7 @@ class Stats(commands.Cog):
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         locale = locale_of(interaction)
         who = member or interaction.user
-        rows = await repo.player_stats(self.bot.store, interaction.guild_id, who.id)
+        rows = await repo.player_stats(self.bot.store, guild_of(interaction), who.id)
         name = getattr(who, "display_name", who.name)
         lines = [self.stats_line(game, row, locale) for game, row in rows.items()]
         embed = discord.Embed(

@@ -14,10 +14,18 @@ from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.render import event_text, seat_names, table_text
 from bot.tables import Table, TableError
-from cogs.utils.components import TableButton, TableSelect, on_control, on_message, table_ui, table_view
+from cogs.utils.components import TableButton, TableSelect, button_label, on_control, on_message, table_ui, table_view
 from cogs.utils.gamecog import seat_for
 from cogs.utils.presenter import DiscordPresenter, Hold, table_embed
-from cogs.utils.replies import AnswersErrors, answer_error, locale_of, refuse, send_ephemeral, within_deadline
+from cogs.utils.replies import (
+    AnswersErrors,
+    answer_error,
+    channel_of,
+    locale_of,
+    refuse,
+    send_ephemeral,
+    within_deadline,
+)
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -51,7 +59,7 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
     @app_commands.command(name="cancel", description=t("cmd.cancel"))
     async def cancel(self, interaction: discord.Interaction) -> None:
         is_admin = bool(getattr(interaction.permissions, "manage_guild", False))
-        await self.bot.tables.cancel(interaction.channel_id, interaction.user.id, is_admin=is_admin)
+        await self.bot.tables.cancel(channel_of(interaction), interaction.user.id, is_admin=is_admin)
         await send_ephemeral(interaction, t("ui.cancelled", locale_of(interaction)))
 
     # -- buttons and selects on the table message --------------------------------------------
@@ -68,7 +76,8 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         if (retry := DmRetryButton.__discord_ui_compiled_template__.fullmatch(custom_id)) is not None:
             await self.retry_dm(interaction, int(retry["table"]))  # the reply was redrawn without it
             return
-        await on_control(interaction, custom_id, interaction.data.get("values"))  # type: ignore[arg-type]
+        values = interaction.data.get("values")  # a select's chosen values (strings); absent for a button
+        await on_control(interaction, custom_id, [str(v) for v in values] if isinstance(values, list) else None)
 
     async def on_table_button(
         self, interaction: discord.Interaction, table_id: int, action: str, version: int | None = None
@@ -219,11 +228,11 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         if interaction.user.id in self.bot.presenter.dms_closed and not table.engine.open_information:
             view = with_dm_retry(view, table.id, locale)
         if edit:
-            kwargs = {"content": content, "view": view or discord.ui.View(), "embed": None}
+            shown = view or discord.ui.View()
             if interaction.response.is_done():
-                await interaction.edit_original_response(**kwargs)
+                await interaction.edit_original_response(content=content, view=shown, embed=None)
             else:
-                await interaction.response.edit_message(**kwargs)
+                await interaction.response.edit_message(content=content, view=shown, embed=None)
         else:
             await send_ephemeral(interaction, content, **({"view": view} if view else {}))
 
@@ -254,9 +263,9 @@ class DmRetryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"d
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DmRetryButton:
-        return cls(int(match["table"]), item.label or "")
+        return cls(int(match["table"]), button_label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await table_ui(interaction).retry_dm(interaction, self.table_id)

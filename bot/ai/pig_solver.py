@@ -189,9 +189,12 @@ def _layered(
             other = p0[nsides - 1 - side]  # the opponent's P(j, i + k, 0), from higher layers
             hold = 1.0 - other[j[None, :], np.minimum(ik, t - 1)]
             hold[0] = -np.inf
-            const = kern.p_wipe * (1.0 - wipe_values[side][j]) if kern.p_wipe else None
+            const = None
+            if kern.p_wipe:
+                assert wipe_values is not None, "a rule that wipes a roller needs the wiped roller's values"
+                const = kern.p_wipe * (1.0 - wipe_values[side][j])
             sd = _Side(np, kern, lo, n, hold, const)
-            if not optimise:
+            if policies is not None:  # evaluating (not optimise)
                 sd.mask[:t] = policies[side][idx] | ~valid
                 sd.mask[0] = True
             sides.append(sd)
@@ -220,6 +223,7 @@ def _layered(
                         break
             min_margin = min(min_margin, margin)
             p0[0][i, j] = x
+            assert roll is not None  # made when optimising
             roll[idx[valid]] = sd.mask[:t][valid]
         else:
             passes += 2

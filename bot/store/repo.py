@@ -157,7 +157,8 @@ def _board_row(user_id: int, r: sqlite3.Row) -> BoardRow:
 
 
 async def leaderboard(store: Store, guild_id: int, game: str | None, limit: int, offset: int = 0) -> list[BoardRow]:
-    where, params = "guild_id = ? AND is_bot = 0", [guild_id]
+    where = "guild_id = ? AND is_bot = 0"
+    params: list[int | str] = [guild_id]
     if game:
         where += " AND game = ?"
         params.append(game)
@@ -171,7 +172,8 @@ async def leaderboard(store: Store, guild_id: int, game: str | None, limit: int,
 
 
 async def leaderboard_size(store: Store, guild_id: int, game: str | None) -> int:
-    where, params = "guild_id = ? AND is_bot = 0", [guild_id]
+    where = "guild_id = ? AND is_bot = 0"
+    params: list[int | str] = [guild_id]
     if game:
         where += " AND game = ?"
         params.append(game)

@@ -238,6 +238,7 @@ class TableService:
                 "now": now,
             }
             (game_id,) = await self.store.write([repo.insert_game(row)])
+            assert game_id is not None  # an INSERT always has a row id
             table = Table(game_id, guild_id, channel_id, game, "lobby", host.id, chosen, [host], locale=locale)
             await self.store.write([repo.set_deadline(game_id, now + LOBBY_IDLE, 0)])
             self.deadlines.arm(game_id, now + LOBBY_IDLE, 0)

@@ -34,6 +34,11 @@ STYLES = {
 }
 
 
+def button_label(item: discord.ui.Item[Any]) -> str:
+    """A clicked button's label ("" for any other item: ``DynamicItem.from_custom_id`` is typed with any item)."""
+    return (item.label or "") if isinstance(item, discord.ui.Button) else ""
+
+
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dt:[\s\S]*"):
     """``dt:<table id>:<version>:<action>``: a lobby verb, ``me``, or an encoded game action.
 
@@ -49,15 +54,17 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dt:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TableButton:
+        if not isinstance(item, discord.ui.Button):  # the template matches buttons only
+            raise TypeError(f"a button's custom id on a {type(item).__name__}")
         # Parsed in the callback, where a malformed id can still be answered (a failure here goes unanswered).
         button = cls(0, 0, "me", item.label or "", "secondary")
         button.item.custom_id = item.custom_id
         return button
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await on_control(interaction, self.item.custom_id, None)
+        await on_control(interaction, self.item.custom_id or "", None)
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:[\s\S]*"):
@@ -83,8 +90,10 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TableSelect:
+        if not isinstance(item, discord.ui.Select):  # the template matches select menus only
+            raise TypeError(f"a select's custom id on a {type(item).__name__}")
         select = cls(0, 0, "menu", list(item.options), item.placeholder)
         select.item.custom_id = item.custom_id  # parsed in the callback, with the chosen values
         return select

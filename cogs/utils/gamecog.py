@@ -19,7 +19,7 @@ from bot.render import event_text, rules_text, seat_names
 from bot.tables import Seat, Table, TableError
 from cogs.utils.components import MAX_CHOICES, table_view
 from cogs.utils.presenter import table_embed
-from cogs.utils.replies import AnswersErrors, locale_of, send_ephemeral, within_deadline
+from cogs.utils.replies import AnswersErrors, channel_of, locale_of, send_ephemeral, within_deadline
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -72,7 +72,7 @@ class GameCog(AnswersErrors, commands.GroupCog):
         return self.bot.tables
 
     def _table_here(self, interaction: discord.Interaction) -> Table:
-        table = self.tables.table(interaction.channel_id)
+        table = self.tables.table(channel_of(interaction))
         if table.game != self.game:
             raise TableError("wrong_game", game=table.game)
         return table
@@ -120,7 +120,7 @@ class GameCog(AnswersErrors, commands.GroupCog):
     @app_commands.command(name="rules", description=t("cmd.rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        table = self.tables.by_channel.get(interaction.channel_id)
+        table = self.tables.by_channel.get(channel_of(interaction))
         options = {}
         if table is not None and table.game == self.game:
             options = table.engine.options(table.options).changed()
@@ -148,7 +148,7 @@ class GameCog(AnswersErrors, commands.GroupCog):
         self, interaction: discord.Interaction, current: str, wanted: Callable[[Table, Seat], bool]
     ) -> list[app_commands.Choice[str]]:
         """The lobby's seats as autocomplete choices (value: the seat id, so computer players can be named)."""
-        table = self.tables.by_channel.get(interaction.channel_id)
+        table = self.tables.by_channel.get(channel_of(interaction))
         if table is None or table.game != self.game or table.status != "lobby":
             return []
         typed = current.strip().casefold()

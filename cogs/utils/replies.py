@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
@@ -27,15 +27,28 @@ def locale_of(interaction: discord.Interaction) -> str:
     return normalise(interaction.locale or interaction.guild_locale)
 
 
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel's id; 0 (a channel with no table) if Discord sent none."""
+    return interaction.channel_id or 0
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server's id, for guild-only commands (Discord never sends those without one)."""
+    assert interaction.guild_id is not None, "a guild-only command came without a guild"
+    return interaction.guild_id
+
+
 async def send_ephemeral(interaction: discord.Interaction, content: str | None = None, **kwargs: Any) -> None:
+    if content is not None:
+        kwargs["content"] = content
     if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, **kwargs)
+        await interaction.followup.send(ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+        await interaction.response.send_message(ephemeral=True, **kwargs)
 
 
 async def refuse(interaction: discord.Interaction, error: Exception, game: str | None = None) -> None:
-    table = cast("DiceTavern", interaction.client).tables.by_channel.get(interaction.channel_id)
+    table = cast("DiceTavern", interaction.client).tables.by_channel.get(channel_of(interaction))
     names = seat_names(table) if table is not None else None  # seats in an error read as names
     await send_ephemeral(interaction, "⚠️ " + error_text(error, locale_of(interaction), game, names))
 
@@ -69,7 +82,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, g
         return
     if isinstance(error, app_commands.CheckFailure):
         return  # the check already told the user why
-    what = getattr(interaction.command, "qualified_name", None) or (interaction.data or {}).get("custom_id", "?")
+    data: Mapping[str, object] = interaction.data or {}
+    what = getattr(interaction.command, "qualified_name", None) or data.get("custom_id", "?")
     log.error("%s failed", what, exc_info=error)
     try:
         await send_ephemeral(interaction, "⚠️ " + t("error.internal", locale_of(interaction)))
