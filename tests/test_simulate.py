@@ -196,3 +196,15 @@ def test_the_package_keeps_its_jobs_apart():
     assert [stem for stem, names in imports.items() if "argparse" in names] == ["command"]
     readme = (package.parents[1] / "README.md").read_text(encoding="utf-8")
     assert "bot/simulate/" in readme and all(f"{stem}.py" in readme for stem in imports if not stem.startswith("_"))
+
+
+def test_one_loop_plays_computers_against_each_other():
+    """Outside the engines only the table service (tables with people) and ``play_one`` start games: bot.ai's
+    strength tests and ``dicetavern simulate`` share ``play_one`` rather than each keeping a loop."""
+    root = Path(simulate.__file__).parents[1]
+    starters = {
+        path.relative_to(root.parent).as_posix()
+        for path in root.rglob("*.py")
+        if ".new_game(" in path.read_text(encoding="utf-8") and root / "games" not in path.parents
+    }
+    assert starters == {"bot/tables/service.py", "bot/simulate/runner.py"}

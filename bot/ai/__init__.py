@@ -16,7 +16,7 @@ Each game's module documents its heuristics:
 * ``liar``: :mod:`bot.ai.liar_player`;
 * ``mythic``: :mod:`bot.ai.mythic_player`.
 
-:func:`play_game` drives an engine with computer players only (tests and quick simulations).
+Games between computer players only are played by :func:`bot.simulate.play_one` (``dicetavern simulate``, tests).
 """
 
 from __future__ import annotations
@@ -89,46 +89,8 @@ def choose(
 
 
 #: ``decide(game, view, level, rng=None, legal=None)``: :func:`choose` without the safety net,
-#: exactly what the game's player returns (tests and :func:`play_game` use it).
+#: exactly what the game's player returns (tests and simulations use it).
 decide = partial(choose, strict=True)
 
 
-def play_game(
-    game: str,
-    levels: Sequence[str],
-    options: Mapping[str, Any] | None = None,
-    seed: int | str = 0,
-    *,
-    max_actions: int = 100_000,
-) -> Any:
-    """Play one game between computer players (seat i plays ``levels[i]``); returns its ``Outcome``.
-
-    Dice come from ``SeededDice(seed)`` and the players' choices from ``random.Random(f"{seed}:ai")``.
-    Raises RuntimeError if a player picks an illegal move or the game does not end.
-    """
-    from bot.games import get_engine
-    from bot.games.dice import SeededDice
-
-    engine = get_engine(game)
-    dice = SeededDice(seed)
-    rng = random.Random(f"{seed}:ai")
-    state, _ = engine.new_game(len(levels), engine.options(dict(options or {})), dice)
-    for _ in range(max_actions):
-        if engine.is_over(state):
-            return engine.outcome(state)
-        for seat in engine.to_act(state):
-            if seat not in engine.to_act(state):
-                continue
-            view = engine.view(state, seat)
-            action = decide(game, view, levels[seat], rng)
-            if action not in engine.legal_actions(state, seat):
-                raise RuntimeError(f"{game}: seat {seat} ({levels[seat]}) chose illegal {action}")
-            state, _ = engine.apply(state, seat, action, dice)
-            if engine.is_over(state):
-                break
-    if engine.is_over(state):
-        return engine.outcome(state)
-    raise RuntimeError(f"{game}: no result after {max_actions} actions")
-
-
-__all__ = ["DEFAULT_NAMES", "LEVELS", "bot_name", "choose", "decide", "normalise_level", "play_game"]
+__all__ = ["DEFAULT_NAMES", "LEVELS", "bot_name", "choose", "decide", "normalise_level"]

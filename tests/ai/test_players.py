@@ -26,6 +26,7 @@ from bot.ai import pig_player
 from bot.games import get_engine
 from bot.games.base import Action
 from bot.games.dice import SeededDice
+from bot.simulate import play_one
 
 GAMES = ("pig", "mia", "mex", "liar", "mythic")
 
@@ -239,12 +240,15 @@ def binomial_tail(k: int, n: int, p: float) -> float:
 def hard_wins(game: str, others: tuple[str, ...], options: dict, games: int) -> tuple[float, int]:
     """Play ``games`` games, hard in seat ``i % players``; returns (hard's wins, games)."""
     players = len(others) + 1
+    engine = get_engine(game)
+    opts = engine.options(options)
     wins = 0.0
     for i in range(games):
         seat = i % players
         levels = list(others)
         levels.insert(seat, "hard")
-        outcome = ai.play_game(game, levels, options, seed=f"strength:{game}:{i}")
+        seed = f"strength:{game}:{i}"  # the same loop as ``dicetavern simulate``, without the safety net
+        outcome, _, _ = play_one(engine, levels, opts, SeededDice(seed), random.Random(f"{seed}:ai"), ai.decide)
         if seat in outcome.winners:
             wins += 1 / len(outcome.winners)
     return wins, games
