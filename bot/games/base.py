@@ -213,7 +213,7 @@ class Engine(ABC, Generic[S, OptT]):
     """One game's rules. Stateless: every method takes the state and never mutates it."""
 
     name: ClassVar[str]
-    Options: ClassVar[type]
+    Options: ClassVar[type[OptionsBase]]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     # What a result means beyond win or loss, for leaderboards and stats (see ``result_figures``):

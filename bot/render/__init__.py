@@ -110,7 +110,7 @@ def error_text(error: Exception, locale: str, game: str | None = None, names: li
         module = game_module(game) if game else None
         for key in error_keys(error.code, error.params, game):
             if has(key, locale):
-                if hasattr(module, "error_params"):  # e.g. a bid drawn as dice, a rule explained
+                if module is not None and hasattr(module, "error_params"):  # e.g. a bid drawn as dice, a rule explained
                     params.update(module.error_params(error.code, error.params, locale))
                 return clip(t(key, locale, **params), REFUSAL_LIMIT)
         log.warning("no catalog text for the refusal %s", error)  # tests/test_catalog.py keeps this from happening
@@ -137,7 +137,7 @@ def error_keys(code: str, params: dict[str, Any], game: str | None = None) -> li
     """The catalog keys a refusal may read from, most specific first: the game's variant (its render module's
     ``error_key``, e.g. ``blind_pass_not_allowed_off``), the game's text, then the text all games share."""
     module = game_module(game) if game else None
-    variant = module.error_key(code, params) if hasattr(module, "error_key") else code
+    variant = module.error_key(code, params) if module is not None and hasattr(module, "error_key") else code
     names = dict.fromkeys((variant, code))
     return [*(f"{game}.error.{name}" for name in names if game), *(f"error.{name}" for name in names)]
 
