@@ -206,7 +206,7 @@ class Mex(Engine[MexState, MexOptions]):
         if action.name == "choose":
             if tb is None or tb.mode is not None:
                 return IllegalMove("not_choosing")
-            if action.args not in ((m,) for m in MODES):
+            if len(action.args) != 1 or action.args[0] not in MODES:
                 return IllegalMove("bad_mode", choice=":".join(map(str, action.args)))
             return None
         if action not in CANDIDATES and action.name != "hold":
@@ -241,7 +241,7 @@ class Mex(Engine[MexState, MexOptions]):
                 return IllegalMove("hold_used")
             if len(throws) >= self._limit(s):
                 return IllegalMove("hold_no_throws_left")
-            if action.args not in ((f,) for f in HOLDABLE) or action.args[0] not in throws[-1]:
+            if len(action.args) != 1 or action.args[0] not in HOLDABLE or action.args[0] not in throws[-1]:
                 return IllegalMove("hold_no_such_die")
         return None
 
@@ -250,7 +250,8 @@ class Mex(Engine[MexState, MexOptions]):
     def apply(self, state: MexState, player: int, action: Action, dice: DiceSource) -> tuple[MexState, list[Event]]:
         tb = state.round.tiebreak
         choosing = state.winner is None and tb is not None and tb.mode is None
-        if choosing and action.name == "choose" and player != tb.chooser and 0 <= player < len(state.lives):
+        asked = action.name == "choose" and 0 <= player < len(state.lives)
+        if choosing and tb is not None and asked and player != tb.chooser:
             # MX-T2: another player asks to pick the counting; name who picks rather than just "not your turn".
             raise IllegalMove("not_chooser", chooser=tb.chooser)
         self.check_turn(state, player)
@@ -318,7 +319,7 @@ class Mex(Engine[MexState, MexOptions]):
         r = s.round
         p = r.order[r.pos]
         value = mex_value(r.throws[p][-1])
-        earlier = [r.final[q] for q in r.order[: r.pos]]
+        earlier = [f for q in r.order[: r.pos] if (f := r.final[q]) is not None]  # all set: they have thrown
         counted = value - 1 if earlier and value == min(earlier) else value
         r.final[p] = counted
         r.ended_early_by = p

@@ -170,7 +170,7 @@ class Mia(Engine[MiaState, MiaOptions]):
         if mode == "off" or s.phase != AWAIT_RESPONSE or (mode == "first_receiver" and s.claims != 1):
             return []
         values = values_above(s.claim, s.options.doubles_order, equal=True)
-        if self._loop_guarded(s):
+        if self._loop_guarded(s) and s.claim is not None:  # AWAIT_RESPONSE: there is a claim
             values.remove(s.claim)
         return values
 
@@ -258,7 +258,7 @@ class Mia(Engine[MiaState, MiaOptions]):
             raise IllegalMove("illegal_action", action=str(action))
 
     @staticmethod
-    def _check_raise(s: MiaState, value: int, allowed: list[int]) -> None:
+    def _check_raise(s: MiaState, value: int | str, allowed: list[int]) -> None:
         if value not in allowed:
             lowest = allowed[0] if allowed else None
             raise IllegalMove(
