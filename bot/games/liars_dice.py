@@ -234,7 +234,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
                 quantity=q,
                 cap=total,
             )
-        if state.bid is not None and not is_raise(o.raise_rule, *state.bid, q, f):
+        if state.bid is not None and not is_raise(o.raise_rule, state.bid[0], state.bid[1], q, f):
             pq, pf = state.bid
             smallest = self.min_raise(state)
             params = {"rule": o.raise_rule, "quantity": q, "face": f, "bid_quantity": pq, "bid_face": pf}
