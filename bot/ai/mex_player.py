@@ -31,11 +31,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, cast
 
 from bot.ai.common import make_choose
 from bot.games.base import Action
-from bot.games.mex import END_ROUND, MEX, STAND, THROW, mex_value, penalty
+from bot.games.mex import END_ROUND, MEX, STAND, THROW, MexView, mex_value, penalty
 
 EASY_STAND = (54, 61, 63, 65, 100)  # easy stands at or above one of these, drawn each decision
 NORMAL_FIRST_STAND = {2: 100, 1: 61}  # normal as the first player: stand at/above this with n throws left
@@ -66,14 +66,16 @@ def _fresh(value: int) -> tuple[float, float, float]:
 
 
 class _Round:
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: MexView) -> None:
         r = view["round"]
         o = view.get("options") or {}
-        self.me = view["you"]
+        if view["you"] is None:
+            raise ValueError("a computer player decides from a seat's view")
+        self.me: int = view["you"]
         self.order: list[int] = list(r["order"])
         self.pos: int = r["pos"]
         final = r["final"]
-        self.earlier = [final[q] for q in self.order[: self.pos] if final[q] is not None]
+        self.earlier: list[int] = [v for q in self.order[: self.pos] if (v := final[q]) is not None]
         self.later = len(self.order) - self.pos - 1
         self.limit_set: int | None = r["throw_limit"]
         self.max_throws = int(o.get("max_throws", 3))
@@ -158,7 +160,8 @@ def _best_hard(rd: _Round, actions: list[Action]) -> Action:
             out.append((rd.end_cost(v), END_ROUND))
         return out
 
-    faces = tuple(sorted(rd.throws[-1]))
+    low, high = sorted(rd.throws[-1])  # a throw is two dice
+    faces = (low, high)
     choices = [(c, i, a) for i, (c, a) in enumerate(options(len(rd.throws), faces, rd.held, rd.mex_count))]
     choices = [c for c in choices if c[2] in actions]
     if not choices:
@@ -174,7 +177,7 @@ def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]
             return rng.choice(modes)
         want = Action("choose", ("mex",))
         return want if want in modes else modes[0]
-    rd = _Round(view)
+    rd = _Round(cast(MexView, view))  # choose's shared prelude passes any game's view
     if not rd.throws:
         return THROW if THROW in actions else actions[0]
     if level == "hard":

@@ -37,7 +37,7 @@ particular opponent's bluff rate (that would need the engine to expose the round
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from bot.ai.common import make_choose
 from bot.games.base import Action
@@ -51,6 +51,7 @@ from bot.games.mia import (
     MIA,
     PEEK,
     ROLL,
+    MiaView,
     rank,
     ranked_values,
     value_of,
@@ -72,7 +73,7 @@ HARD_LIE_STEP = 0.1  # chance that hard lies one value above the minimum (not to
 EASY_MIA_GIVE_UP = 1 / 3
 
 
-def _order(view: Mapping[str, Any]) -> str:
+def _order(view: MiaView) -> str:
     return (view.get("options") or {}).get("doubles_order", "ones_high")
 
 
@@ -104,13 +105,14 @@ def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]
     """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
     if PEEK in actions:
         return PEEK  # bots always look at their dice
-    phase = view.get("phase")
+    mia = cast(MiaView, view)  # choose's shared prelude passes any game's view
+    phase = mia.get("phase")
     if phase == AWAIT_MIA_RESPONSE or CHALLENGE_MIA in actions:
-        return _mia_response(view, level, rng, actions)
+        return _mia_response(mia, level, rng, actions)
     if phase == AWAIT_RESPONSE or CHALLENGE in actions:
-        return _response(view, level, rng, actions)
+        return _response(mia, level, rng, actions)
     if phase == AWAIT_CLAIM or any(a.name == "claim" for a in actions):
-        return _announce(view, level, rng, actions)
+        return _announce(mia, level, rng, actions)
     return actions[0]
 
 
@@ -118,7 +120,7 @@ def _random(rng: Any) -> float:
     return rng.random() if rng is not None else 0.5
 
 
-def _mia_response(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+def _mia_response(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Action:
     options = view.get("options") or {}
     penalty = int(options.get("mia_check_penalty", 2))
     if level == "easy":
@@ -132,7 +134,7 @@ def _mia_response(view: Mapping[str, Any], level: str, rng: Any, actions: list[A
     return want if want in actions else actions[0]
 
 
-def _response(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+def _response(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Action:
     order = _order(view)
     claim = view.get("claim")
     if claim is None:
@@ -170,7 +172,7 @@ def _next_is_mia(claim: int, order: str) -> bool:
     return i + 1 < len(values) and values[i + 1] == MIA
 
 
-def _announce(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+def _announce(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Action:
     order = _order(view)
     claims = sorted(
         (int(a.args[0]) for a in actions if a.name == "claim" and a.args),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from bot.games.base import (
     JSON,
@@ -132,6 +133,44 @@ class MexRound:
     held: int | None = None  # hold_one_or_two: the face kept for the rest of the turn
     must_throw: bool = False  # hold_one_or_two: just held, must throw the other die
     tiebreak: MexTiebreak | None = None
+
+
+class MexTiebreakView(TypedDict):
+    players: list[int]
+    chooser: int
+    mode: str | None
+    values: list[int | None]
+    depth: int
+
+
+class MexRoundView(TypedDict):
+    number: int
+    starter: int
+    order: list[int]
+    throws: list[list[list[int]]]
+    final: list[int | None]
+    pos: int
+    throw_limit: int | None
+    mex_count: int
+    ended_early_by: int | None
+    held: int | None
+    must_throw: bool
+    tiebreak: MexTiebreakView | None
+
+
+class MexView(TypedDict):
+    """``Mex.view``: the whole state (throws are open) plus whose turn it is and the moves."""
+
+    options: dict[str, Any]
+    lives: list[int]
+    points: list[int]
+    out: list[int]
+    round: MexRoundView
+    winner: int | None
+    you: int | None  # the viewing seat; None for the channel
+    to_act: list[int]
+    legal: list[str]  # the viewer's own legal actions, encoded; empty for the channel
+    public: list[str]  # public_actions of the seat to act, encoded (the channel's buttons)
 
 
 @dataclass
@@ -504,12 +543,25 @@ class Mex(Engine[MexState, MexOptions]):
 
     # --- views, persistence --------------------------------------------------------------------
 
-    def view(self, state: MexState, player: int | None) -> JSON:
-        view = self.to_json(state)  # Mex throws are open: nothing is hidden.
-        view["you"] = player
-        view["to_act"] = list(self.to_act(state))
-        view["legal"] = [a.encode() for a in self.legal_actions(state, player)] if player is not None else []
-        return view
+    def public_actions(self, state: MexState) -> dict[int, list[Action]]:
+        """Every Mex throw is open, so the active player's legal actions are everyone's to see."""
+        return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
+
+    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
+    def view(self, state: MexState, player: int | None) -> MexView:  # type: ignore[override]
+        data = self.to_json(state)  # Mex throws are open: nothing is hidden.
+        return {
+            "options": data["options"],
+            "lives": data["lives"],
+            "points": data["points"],
+            "out": data["out"],
+            "round": data["round"],
+            "winner": data["winner"],
+            "you": player,
+            "to_act": list(self.to_act(state)),
+            "legal": [a.encode() for a in self.legal_actions(state, player)] if player is not None else [],
+            "public": [a.encode() for actions in self.public_actions(state).values() for a in actions],
+        }
 
     def scramble(self, state: MexState, player: int, dice: DiceSource) -> MexState:
         return self.from_json(self.to_json(state))  # nothing hidden: a plain copy

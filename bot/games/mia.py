@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 from bot.games.base import (
     JSON,
@@ -129,6 +130,31 @@ class MiaState:
     out: list[list[int]] = field(default_factory=list)  # eliminated seats, in groups, in order
     loser: int | None = None  # the first eliminated seat (the seed's "loser")
     winner: int | None = None
+
+
+class MiaView(TypedDict):
+    """``Mia.view``: the table as one seat (or the channel, ``you`` None) may see it."""
+
+    game: str
+    you: int | None
+    options: dict[str, Any]
+    phase: str
+    round: int
+    round_starter: int
+    holder: int | None  # None once over
+    claim: int | None
+    claimant: int | None
+    claims: int  # announcements this round (1: the holder is the first receiver)
+    roller: int | None
+    looked: bool  # public: everyone sees whether the roller lifted the cup
+    blind_streak: int
+    lives: list[int]
+    alive: list[bool]
+    loser: int | None
+    winner: int | None
+    dice: list[int] | None  # the cup's dice, only for the roller who has looked
+    legal: list[str]  # the viewer's own legal actions, encoded; empty for the channel
+    public: list[str]  # public_actions of the holder, encoded (the table message's controls)
 
 
 Losses = list[tuple[int, int, str]]  # (seat, penalty, reason)
@@ -411,7 +437,14 @@ class Mia(Engine[MiaState, MiaOptions]):
 
     # ----- the rest of the contract ----------------------------------------------------------------
 
-    def view(self, state: MiaState, player: int | None) -> JSON:
+    def public_actions(self, state: MiaState) -> dict[int, list[Action]]:
+        """All of the holder's legal actions are public: the claims and blind passes follow from the announced
+        claim, the public announcement count and blind streak (the loop guard); peek from whether the cup was
+        lifted, which everyone sees. Only the dice are hidden, and no legal action depends on them."""
+        return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
+
+    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
+    def view(self, state: MiaState, player: int | None) -> MiaView:  # type: ignore[override]
         s = state
         return {
             "game": self.name,
@@ -433,6 +466,7 @@ class Mia(Engine[MiaState, MiaOptions]):
             "winner": s.winner,
             "dice": list(s.cup_dice) if s.cup_dice is not None and self._sees_dice(s, player) else None,
             "legal": [a.encode() for a in self.legal_actions(s, player)] if player is not None else [],
+            "public": [a.encode() for actions in self.public_actions(s).values() for a in actions],
         }
 
     def outcome(self, state: MiaState) -> Outcome | None:

@@ -1,18 +1,16 @@
 """Mex's table body, its buttons and the variants of its log lines.
 
 Every Mex throw is open (the engine hides nothing), so the public view is the whole state: the
-buttons are the active player's legal actions, taken from the engine itself rather than re-derived.
+buttons are the active player's legal actions, the engine's ``public_actions`` (``view["public"]``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.games.mex import ENGINE, MEX, mex_value, penalty
+from bot.games.mex import MEX, MexRoundView, MexTiebreakView, MexView, mex_value, penalty
 from bot.i18n import t
 from bot.render import Control, dice_text
-
-STATE_KEYS = ("options", "lives", "points", "out", "round", "winner")
 
 # encoded action -> (label catalog key, style); the order is the order of the buttons.
 BUTTONS = {
@@ -60,15 +58,9 @@ def event_key(kind: str, data: dict[str, Any]) -> str:
     return kind
 
 
-def _state(view: dict[str, Any]) -> Any:
-    return ENGINE.from_json({key: view[key] for key in STATE_KEYS})
-
-
-def controls(view: dict[str, Any]) -> list[Control]:
-    """The active player's legal moves as buttons (nothing is secret in Mex, so the engine may say)."""
-    if view["winner"] is not None or not view["to_act"]:
-        return []
-    legal = {a.encode() for a in ENGINE.legal_actions(_state(view), view["to_act"][0])}
+def controls(view: MexView) -> list[Control]:
+    """The active player's legal moves as buttons (nothing is secret in Mex: the engine's public actions)."""
+    legal = set(view["public"])
     return [Control(label, action, style) for action, (label, style) in BUTTONS.items() if action in legal]
 
 
@@ -78,7 +70,7 @@ def value_text(value: int | None, locale: str) -> str:
     return t("mex.value_mex", locale) if value == MEX else t("mex.value", locale, value=value)
 
 
-def _throws_text(r: dict[str, Any], seat: int, locale: str) -> str:
+def _throws_text(r: MexRoundView, seat: int, locale: str) -> str:
     throws = r["throws"][seat]
     if seat not in r["order"]:
         return ""
@@ -90,7 +82,7 @@ def _throws_text(r: dict[str, Any], seat: int, locale: str) -> str:
     return " → ".join(shown)
 
 
-def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def body(view: MexView, names: list[str], locale: str) -> list[str]:
     o, r = view["options"], view["round"]
     tb = r["tiebreak"]
     winner = view["winner"]
@@ -131,7 +123,7 @@ def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
     return lines
 
 
-def _tiebreak(tb: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def _tiebreak(tb: MexTiebreakView, names: list[str], locale: str) -> list[str]:
     players = ", ".join(names[p] for p in tb["players"])
     lines = [t("mex.extra_round", locale, depth=tb["depth"], players=players)]
     if tb["mode"] is None:
@@ -151,7 +143,7 @@ def _tiebreak(tb: dict[str, Any], names: list[str], locale: str) -> list[str]:
     return lines
 
 
-def _turn(view: dict[str, Any], names: list[str], locale: str) -> str:
+def _turn(view: MexView, names: list[str], locale: str) -> str:
     r = view["round"]
     tb = r["tiebreak"]
     actor = view["to_act"][0]
@@ -167,7 +159,7 @@ def _turn(view: dict[str, Any], names: list[str], locale: str) -> str:
     return line
 
 
-def _your_moves(view: dict[str, Any], locale: str) -> str:
+def _your_moves(view: MexView, locale: str) -> str:
     moves = [t(BUTTONS[a][0], locale) for a in BUTTONS if a in view.get("legal", [])]
     if not moves:
         return t("mex.your_wait", locale)

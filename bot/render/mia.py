@@ -1,9 +1,10 @@
 """Mia's table body, its controls, and the variants of its event lines.
 
 Everything here works from ``engine.view(state, viewer)``: with ``viewer`` None (the channel) the view holds no
-dice, so the public table message cannot show any. The legal claims are public (they depend only on the current
-claim), so the claim menu sits on the table message; the viewer's own legal moves (``view["legal"]``) drive the
-controls of the private 🎲 My dice reply.
+dice, so the public table message cannot show any. The holder's legal moves are public (they depend only on the
+current claim, the announcement count and the loop guard), so the table message's controls are the engine's
+public actions (``view["public"]``); the viewer's own legal moves (``view["legal"]``) drive the controls of the
+private 🎲 My dice reply.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import Action
-from bot.games.mia import AWAIT_CLAIM, AWAIT_MIA_RESPONSE, AWAIT_RESPONSE, GAME_OVER, MIA, value_of, values_above
+from bot.games.mia import AWAIT_CLAIM, AWAIT_MIA_RESPONSE, GAME_OVER, MIA, PEEK, MiaView, value_of
 from bot.i18n import DEFAULT, t
 from bot.render import Control, Menu, dice_text
 
@@ -83,54 +84,12 @@ MIA_BUTTONS = (
 PEEK_BUTTON = Control("mia.peek_button", "peek", "secondary")
 
 
-def public_blind_values(view: dict[str, Any]) -> list[int]:
-    """The blind-pass values anyone can see are legal, respecting the loop guard.
-
-    With ``blind_pass=any`` every receiver may pass blind; with ``first_receiver`` only the round's first
-    receiver, which the public announcement count tells (``view["claims"] == 1``). The holder's private view
-    offers the same menu from its own legal moves.
-    """
-    mode = view["options"]["blind_pass"]
-    if view["phase"] != AWAIT_RESPONSE or mode == "off":
-        return []
-    if mode == "first_receiver" and view.get("claims") != 1:
-        return []
-    values = values_above(view["claim"], view["options"]["doubles_order"], equal=True)
-    if view["blind_streak"] >= sum(view["alive"]) - 1 and view["claim"] in values:
-        values.remove(view["claim"])
-    return values
-
-
-def controls(view: dict[str, Any]) -> list[Control | Menu]:
-    """The table message's controls for the current phase, from the public view."""
-    phase = view["phase"]
-    if phase == AWAIT_CLAIM:
-        out: list[Control | Menu] = [] if view["looked"] else [PEEK_BUTTON]
-        out.append(_claim_menu(values_above(view["claim"], view["options"]["doubles_order"]), None))
-        return out
-    if phase == AWAIT_RESPONSE:
-        out = list(RESPONSE_BUTTONS)
-        blind = public_blind_values(view)
-        if blind:
-            out.append(_blind_menu(blind, None))
-        return out
-    if phase == AWAIT_MIA_RESPONSE:
-        return list(MIA_BUTTONS)
-    return []
-
-
-def player_controls(view: dict[str, Any], locale: str = DEFAULT) -> list[Control | Menu]:
-    """The viewer's own legal moves (``view["legal"]``) as controls, for the private 🎲 My dice reply.
-
-    Each set holds one move of this player: controls carry the table version they were drawn at, and a second
-    move from the same message would be refused as a repeat. So before the player has looked at fresh dice the
-    reply offers only Peek (a blind announcement is on the table message); after that, the claim menu.
-    """
-    legal = [Action.parse(a) for a in view.get("legal", [])]
+def _as_controls(encoded: list[str], locale: str | None) -> list[Control | Menu]:
+    """Encoded legal actions as controls, in a fixed order: Peek, the buttons, the claim and blind menus."""
+    legal = [Action.parse(a) for a in encoded]
     names = {a.name for a in legal}
-    if "peek" in names:
-        return [PEEK_BUTTON]
-    out: list[Control | Menu] = [c for c in (*RESPONSE_BUTTONS, *MIA_BUTTONS) if c.action in names]
+    out: list[Control | Menu] = [PEEK_BUTTON] if "peek" in names else []
+    out += [c for c in (*RESPONSE_BUTTONS, *MIA_BUTTONS) if c.action in names]
     claims = [int(a.args[0]) for a in legal if a.name == "claim"]
     if claims:
         out.append(_claim_menu(claims, locale))
@@ -140,6 +99,27 @@ def player_controls(view: dict[str, Any], locale: str = DEFAULT) -> list[Control
     return out
 
 
+def controls(view: MiaView) -> list[Control | Menu]:
+    """The table message's controls: the holder's public actions (the engine applies the loop guard)."""
+    return _as_controls(view["public"], None)
+
+
+def player_controls(view: MiaView, locale: str = DEFAULT) -> list[Control | Menu]:
+    """The viewer's own legal moves (``view["legal"]``) as controls, for the private 🎲 My dice reply.
+
+    Each set holds one move of this player: controls carry the table version they were drawn at, and a second
+    move from the same message would be refused as a repeat. So before the player has looked at fresh dice the
+    reply offers only Peek (a blind announcement is on the table message); after that, the claim menu.
+    """
+    if any(Action.parse(a) == PEEK for a in view["legal"]):
+        return [PEEK_BUTTON]
+    return _as_controls(view["legal"], locale)
+
+
+def _blind_open(view: MiaView) -> bool:
+    return any(Action.parse(a).name == "blind_pass" for a in view["public"])
+
+
 # -- the table message body ----------------------------------------------------------------------
 
 
@@ -147,7 +127,7 @@ def _hearts(lives: int, most: int) -> str:
     return LIFE * lives + NO_LIFE * max(0, most - lives)
 
 
-def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def body(view: MiaView, names: list[str], locale: str) -> list[str]:
     o = view["options"]
     lines = [t(f"mia.order_{o['doubles_order']}", locale)]
     if o["blind_pass"] != "off":
@@ -173,7 +153,7 @@ def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
     return lines
 
 
-def _situation(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def _situation(view: MiaView, names: list[str], locale: str) -> list[str]:
     """Whose turn it is and what is being claimed."""
     phase = view["phase"]
 
@@ -203,14 +183,14 @@ def _situation(view: dict[str, Any], names: list[str], locale: str) -> list[str]
     if phase == AWAIT_MIA_RESPONSE:
         penalty = view["options"]["mia_check_penalty"]
         lines.append(t("mia.respond_mia", locale, holder=holder, penalty=penalty))
-    elif public_blind_values(view):
+    elif _blind_open(view):
         lines.append(t("mia.respond_blind", locale, holder=holder))
     else:
         lines.append(t("mia.respond", locale, holder=holder))
     return lines
 
 
-def _private(view: dict[str, Any], locale: str) -> list[str]:
+def _private(view: MiaView, locale: str) -> list[str]:
     """Only in a player's own view: their dice, or a reminder that they have not looked."""
     you = view.get("you")
     if you is None:

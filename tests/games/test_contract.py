@@ -89,3 +89,31 @@ def test_random_games_keep_the_contract(name, seed, data):
     seats = sorted(p for place in outcome.ranking for p in place)
     assert seats == list(range(players)), "the ranking must place every seat exactly once"
     assert len(outcome.scores) == players
+
+
+# The games whose engine declares its public actions (others add theirs here).
+PUBLIC_ACTION_GAMES = ["mex", "mia"]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), data=st.data())
+@pytest.mark.parametrize("name", PUBLIC_ACTION_GAMES)
+def test_public_actions_are_legal_and_independent_of_hidden_info(name, seed, data):
+    engine = get_engine(name)
+    lo, hi = engine.player_range(engine.options())
+    players = data.draw(st.integers(lo, hi))
+    offered = []
+
+    def check(state, player, action, new, events):
+        for s in (state, new):
+            public = engine.public_actions(s)
+            assert set(public) <= set(engine.to_act(s)), "public actions only for seats to act"
+            for seat, actions in public.items():
+                assert set(actions) <= set(engine.legal_actions(s, seat))
+            offered.extend(public.values())
+            for p in range(players):
+                scrambled = engine.scramble(s, p, SeededDice(seed + p))
+                assert engine.public_actions(scrambled) == public, "public actions depend on hidden info"
+
+    random_playout(engine, players, engine.options(), seed, check=check, deep=False)
+    assert any(offered), "the engine declares no public action at all"

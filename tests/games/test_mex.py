@@ -8,10 +8,11 @@ import pytest
 
 from bot.games.base import Action, IllegalMove, InvalidOptions, act
 from bot.games.dice import ScriptedDice, SeededDice
-from bot.games.mex import END_ROUND, MEX, STAND, THROW, MexOptions, mex_value, penalty, pips_value
+from bot.games.mex import END_ROUND, MEX, STAND, THROW, MexOptions, MexView, mex_value, penalty, pips_value
 from bot.games.mex import ENGINE as MEX_ENGINE
 from bot.render import error_text
-from tests.games.playout import assert_unchanged_on_illegal
+from bot.render import mex as render
+from tests.games.playout import assert_unchanged_on_illegal, random_playout
 
 A, B, C, D = range(4)
 SEATS = {"A": A, "B": B, "C": C, "D": D}
@@ -663,3 +664,18 @@ def test_events_are_plain_json():
         assert event.to is None
         json.dumps(event.data)
     assert kinds(events)[-5:] == ["round_over", "life_lost", "points", "round_start", "turn"]
+
+
+def test_the_view_is_a_mex_view_and_the_buttons_are_the_engines_public_actions():
+    """Nothing is hidden in Mex: the channel's buttons are the active player's legal moves, read from the view."""
+    def check(state, player, action, new, events):
+        for s in (state, new):
+            public = [a.encode() for seat in MEX_ENGINE.to_act(s) for a in MEX_ENGINE.legal_actions(s, seat)]
+            for seat in (None, *range(len(s.lives))):
+                view = MEX_ENGINE.view(s, seat)
+                assert set(view) == MexView.__required_keys__
+                assert view["public"] == public
+            assert sorted(c.action for c in render.controls(MEX_ENGINE.view(s, None))) == sorted(public)
+
+    for seed in range(4):
+        random_playout(MEX_ENGINE, 2 + seed % 3, MexOptions(hold_one_or_two=True, starting_lives=2), seed, check)

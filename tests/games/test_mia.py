@@ -22,6 +22,7 @@ from bot.games.mia import (
     VALUES,
     MiaOptions,
     MiaState,
+    MiaView,
     rank,
     ranked_values,
     value_of,
@@ -630,3 +631,21 @@ def test_forfeit_with_stop_at_first_elimination_ends_the_game():
     state.lives = [3, 6, 6, 5]
     state, events = MIA_ENGINE.forfeit(state, C, ScriptedDice())
     assert MIA_ENGINE.outcome(state).ranking == ((B,), (D,), (A,), (C,))
+
+
+def test_the_view_is_a_mia_view_and_the_table_controls_are_the_engines_public_actions():
+    """The table message offers exactly the holder's legal moves, from the view; it re-derives no rule."""
+    def check(state, player, action, new, events):
+        for s in (state, new):
+            public = [a.encode() for seat in MIA_ENGINE.to_act(s) for a in MIA_ENGINE.legal_actions(s, seat)]
+            for seat in (None, *range(len(s.lives))):
+                view = MIA_ENGINE.view(s, seat)
+                assert set(view) == MiaView.__required_keys__
+                assert view["public"] == public
+            offered = []
+            for c in render.controls(MIA_ENGINE.view(s, None)):
+                offered += [a for _, a in c.options] if isinstance(c, Menu) else [c.action]
+            assert sorted(offered) == sorted(public)
+
+    for seed in range(4):
+        random_playout(MIA_ENGINE, 2 + seed % 3, MiaOptions(blind_pass="any", lives=2), seed, check, deep=False)
