@@ -7,13 +7,13 @@ is their roll. Bids are placed in secret and revealed together by the engine.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 import discord
 from discord import app_commands
 
 from bot.games import Event, IllegalMove
-from bot.games.mythical_dice import DIE_TYPES
+from bot.games.mythical_dice import DIE_TYPES, MythicView
 from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.render import mythic as render
@@ -88,7 +88,8 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         view = self._own_view(interaction)
         if view is None or view["phase"] != "bidding":
             return []
-        bids = [b for b in range(view["hand"] + 1) if str(b).startswith(str(current).strip())]
+        # the engine's public bids (the channel's menu), as before your own bid too
+        bids = [b for b in render.public_bids(view) if str(b).startswith(str(current).strip())]
         return [app_commands.Choice(name=str(b), value=b) for b in bids[:MAX_CHOICES]]
 
     @app_commands.command(name="play", description=t("mythic.cmd.play"))
@@ -118,7 +119,8 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
 
     def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
         """A menu of bids while this player still has to bid, or of their legal dice on their roll."""
-        return controls_view(table, render.private_menus(table.engine.view(table.state, seat), locale), locale)
+        view = cast(MythicView, table.engine.view(table.state, seat))  # the table's engine is Mythical Dice
+        return controls_view(table, render.private_menus(view, locale), locale)
 
     def confirmation(self, table: Table, seat: int, action: str, events: list[Event], locale: str) -> str | None:
         """The public log says only that a secret bid was placed: tell the bidder, privately, what they bid."""
@@ -131,7 +133,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
 
     # -- helpers -------------------------------------------------------------------------------
 
-    def _own_view(self, interaction: discord.Interaction) -> dict | None:
+    def _own_view(self, interaction: discord.Interaction) -> MythicView | None:
         """The engine's view for the user at this channel's Mythical Dice table, or None."""
         table = self.tables.by_channel.get(channel_of(interaction))
         if table is None or table.game != self.game or table.state is None:
@@ -139,7 +141,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             return None
-        return table.engine.view(table.state, seat)
+        return cast(MythicView, table.engine.view(table.state, seat))  # the table's engine is Mythical Dice
 
     def _die_action(self, interaction: discord.Interaction, text: str) -> str:
         """``play:<die id>`` for what the player typed: a die id (the autocomplete's value) or a die type.

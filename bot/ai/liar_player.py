@@ -128,6 +128,8 @@ class _Table:
         return dist
 
     def next_seat(self) -> int | None:
+        if self.me is None:  # the channel's view: no seat of its own to count from
+            return None
         n = len(self.counts)
         for k in range(1, n + 1):
             seat = (self.me + k) % n
@@ -177,7 +179,8 @@ def _easy(table: _Table, raises: list[tuple[int, int]], can_challenge: bool, rng
         return CHALLENGE
     if rng is not None and rng.random() < EASY_RANDOM:
         return Action("bid", rng.choice(raises[:3]))
-    return Action("bid", max(raises, key=lambda b: table.naive(*b)))
+    best = max(raises, key=lambda b: table.naive(*b))
+    return Action("bid", best)
 
 
 def _hard(table: _Table, raises: list[tuple[int, int]], can_challenge: bool, rng: Any) -> Action:

@@ -34,11 +34,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from bot.ai.common import make_choose
 from bot.games.base import Action
-from bot.games.mythical_dice import FACES, FLAG, SPECIALS, bag_types
+from bot.games.mythical_dice import FACES, FLAG, SPECIALS, MythicDie, MythicRoll, MythicView, bag_types
 
 EASY_RANDOM_PLAY = 0.5
 HARD_READ = True
@@ -188,14 +188,14 @@ def _best_bid(hand_no: int, chances: tuple[float, ...]) -> int:
 
 
 class _Table:
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: MythicView) -> None:
         o = view.get("options") or {}
         self.types = bag_types(o.get("dice_set", "standard"))
         self.nobody = o.get("all_flags") == "nobody"
         self.me = view["you"]
         self.hand_no = int(view.get("hand", 1))
-        self.mine: list[dict[str, Any]] = list(view.get("your_dice") or [])
-        self.trick: list[dict[str, Any]] = list(view.get("trick") or [])
+        self.mine: list[MythicDie] = list(view.get("your_dice") or [])
+        self.trick: list[MythicRoll] = list(view.get("trick") or [])
         active = view.get("active") or [True] * int(view.get("players", 0))
         self.players = sum(1 for a in active if a)
         rolled = {r["player"] for r in self.trick}
@@ -240,14 +240,15 @@ class _Table:
         order = sorted(set(self.unseen), key=self.later)
         afters = []
         for p in self.to_roll:
-            want = self.bids[p] is not None and self.bids[p] > self.tricks[p]
+            bid = self.bids[p]
+            want = bid is not None and bid > self.tricks[p]
             afters.append(chosen_mix(self.unseen, self.sizes[p], order, want))
         return sum(p_face_wins_now(face, known, afters, self.nobody) for face in FACES[kind]) / 6
 
 
 def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
     """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
-    table = _Table(view)
+    table = _Table(cast(MythicView, view))  # choose's shared prelude passes any game's view
     if all(a.name == "bid" for a in actions):
         return _bid(table, level, rng, actions)
     plays = [a for a in actions if a.name == "play"]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from bot.games.base import (
     JSON,
@@ -105,6 +105,59 @@ def parse_hands(text: str) -> dict[int, int]:
             k, v = part.split(":")
             hands[_count(k)] = _count(v)
     return hands
+
+
+# --- the view -------------------------------------------------------------------------------
+
+
+class MythicDie(TypedDict):
+    """A hidden die in the viewer's own hand: its id and type, never a face."""
+
+    id: int
+    type: str
+
+
+class MythicRoll(TypedDict):
+    """A die rolled to a trick (public)."""
+
+    player: int
+    die: int
+    type: str
+    face: str
+
+
+class MythicView(TypedDict):
+    """``MythicalDice.view``: what one seat (``you``) or the channel (``you`` None) may know."""
+
+    game: str
+    you: int | None
+    players: int
+    options: dict[str, Any]
+    phase: str  # bidding | playing | over
+    hand: int
+    hands: int
+    start_player: int
+    leader: int
+    to_act: list[int]
+    active: list[bool]
+    forfeited: list[int]
+    scores: list[int]
+    exact_bids: list[int]
+    hand_sizes: list[int]
+    has_bid: list[bool]
+    bids: list[int | None]  # unrevealed bids are None except the viewer's own
+    bids_revealed: bool
+    tricks: list[int]
+    trick_no: int
+    discarded: int
+    trick: list[MythicRoll]
+    suit: str | None
+    captured: list[list[MythicRoll]]
+    last_trick: dict[str, Any] | None  # {"trick", "rolls": [MythicRoll], "winner": seat or None}
+    your_dice: list[MythicDie]  # empty for the channel
+    legal: list[str]  # the seat's own legal actions, encoded; empty for the channel
+    public: list[str]  # public_actions of the seats to act, encoded, each once (the channel's controls)
+    ranking: list[list[int]] | None  # the outcome's places, best first, once over
 
 
 # --- options ------------------------------------------------------------------------------
@@ -598,10 +651,23 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
 
     # -- views, secrecy, outcome --
 
-    def view(self, state: MythicState, player: int | None) -> JSON:
+    def public_actions(self, state: MythicState) -> dict[int, list[Action]]:
+        """While bidding, every seat still to bid may bid 0..h (public); which die a player may roll depends
+        on their hidden dice, so nothing is public then."""
+        if state.phase != "bidding":
+            return {}
+        return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
+
+    def _public(self, state: MythicState) -> list[str]:
+        """The public actions of every seat to act, encoded, each once in the engine's order."""
+        return list(dict.fromkeys(a.encode() for actions in self.public_actions(state).values() for a in actions))
+
+    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
+    def view(self, state: MythicState, player: int | None) -> MythicView:  # type: ignore[override]
         types = bag_types(state.options.dice_set)
         mine = state.hands[player] if player is not None and 0 <= player < state.players else []
-        return {
+        outcome = self.outcome(state)
+        view: MythicView = {
             "game": self.name,
             "you": player,
             "players": state.players,
@@ -625,11 +691,15 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
             "discarded": state.discarded,
             "trick": clone(state.trick),
             "suit": trick_suit(state.trick, state.options),
-            "captured": [[dict(r) for t in won for r in t["rolls"]] for won in state.won],
+            "captured": [[cast(MythicRoll, dict(r)) for t in won for r in t["rolls"]] for won in state.won],
             "last_trick": clone(state.last_trick),
             "your_dice": [{"id": d, "type": types[d]} for d in mine],
             "legal": [a.encode() for a in self.legal_actions(state, player)] if player is not None else [],
+            # anyone's: the bids open to the seats still to bid, so no renderer re-derives the bid range
+            "public": self._public(state),
+            "ranking": [list(place) for place in outcome.ranking] if outcome else None,
         }
+        return view
 
     def scramble(self, state: MythicState, player: int | None, dice: DiceSource) -> MythicState:
         """Re-deal every other player's hidden dice from the dice ``player`` cannot see (same counts)

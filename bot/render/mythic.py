@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.mythical_dice import DIE_TYPES, FLAG, SPECIALS
+from bot.games.base import Action
+from bot.games.mythical_dice import DIE_TYPES, FLAG, SPECIALS, MythicRoll, MythicView
 from bot.i18n import DEFAULT, t
 from bot.render import Menu
 
@@ -69,7 +70,7 @@ def suit_text(suit: str | None, locale: str = DEFAULT) -> str:
     return t("mythic.suit", locale, emoji=DIE_EMOJI.get(suit, "🎲"), name=t(f"mythic.die.{suit}", locale))
 
 
-def _rolls_text(rolls: list[dict[str, Any]], names: list[str], locale: str) -> str:
+def _rolls_text(rolls: list[MythicRoll], names: list[str], locale: str) -> str:
     return " · ".join(f"**{_name(names, r['player'])}** {roll_text(r['type'], r['face'], locale)}" for r in rolls)
 
 
@@ -131,22 +132,35 @@ def event_params(kind: str, data: dict[str, Any], names: list[str], locale: str)
 # -- controls --------------------------------------------------------------------------------------
 
 
-def _bid_menu(view: dict[str, Any]) -> Menu:
-    options = tuple((str(b), f"bid:{b}") for b in range(min(view["hand"] + 1, MENU_SIZE)))
+def _bids(actions: list[str]) -> list[int]:
+    """The bids among encoded ``actions``, in the engine's order."""
+    return [int(a.args[0]) for a in map(Action.parse, actions) if a.name == "bid"]
+
+
+def public_bids(view: MythicView) -> list[int]:
+    """The bids open to the seats still to bid (the engine's public actions); none once bidding is over."""
+    return _bids(view["public"])
+
+
+def _max_bid(view: MythicView) -> int:
+    """The highest bid open now; the hand number when none is open."""
+    return max(public_bids(view), default=view["hand"])
+
+
+def _bid_menu(bids: list[int]) -> Menu:
+    options = tuple((str(b), f"bid:{b}") for b in bids[:MENU_SIZE])
     return Menu("bid", "mythic.bid_placeholder", options)
 
 
-def controls(view: dict[str, Any]) -> list[Menu]:
-    """The table message offers a menu of bids while bidding (a bid is secret, the menu is not).
-
-    Playing needs the player's own dice, so the die menu is only in 🎲 My dice (``private_menus``).
+def controls(view: MythicView) -> list[Menu]:
+    """The table message offers a menu of the engine's public bids while bidding (a bid is secret, the menu
+    is not). Playing needs the player's own dice, so the die menu is only in 🎲 My dice (``private_menus``).
     """
-    if view["phase"] == "bidding":
-        return [_bid_menu(view)]
-    return []
+    bids = public_bids(view)
+    return [_bid_menu(bids)] if bids else []
 
 
-def die_choices(view: dict[str, Any], locale: str = DEFAULT) -> list[tuple[str, int]]:
+def die_choices(view: MythicView, locale: str = DEFAULT) -> list[tuple[str, int]]:
     """(label, die id) per die type the viewer may roll now, or holds if it is not their roll.
 
     Dice of one type are interchangeable, so each type is offered once (its lowest id).
@@ -160,11 +174,11 @@ def die_choices(view: dict[str, Any], locale: str = DEFAULT) -> list[tuple[str, 
     ]
 
 
-def private_menus(view: dict[str, Any], locale: str = DEFAULT) -> list[Menu]:
+def private_menus(view: MythicView, locale: str = DEFAULT) -> list[Menu]:
     """The menus under a player's own view: a bid to place, or the legal dice to roll."""
     legal = view.get("legal", [])
     if view["phase"] == "bidding" and legal:
-        return [_bid_menu(view)]
+        return [_bid_menu(_bids(legal))]
     if view["phase"] == "playing" and legal:
         options = tuple((label, f"play:{die}") for label, die in die_choices(view, locale))
         return [Menu("play", "mythic.play_placeholder", options)]
@@ -174,27 +188,10 @@ def private_menus(view: dict[str, Any], locale: str = DEFAULT) -> list[Menu]:
 # -- the table body --------------------------------------------------------------------------------
 
 
-def _ranking(view: dict[str, Any]) -> list[tuple[int, ...]]:
-    """Best first, ties sharing a place (the engine's outcome, from the public view); leavers last."""
-    scores, exact = view["scores"], view["exact_bids"]
-    by_exact = view["options"]["tie_break"] == "exact_bids"
-
-    def key(p: int) -> tuple[int, ...]:
-        return (-scores[p], -exact[p]) if by_exact else (-scores[p],)
-
-    groups: list[tuple[int, ...]] = []
-    for p in sorted((p for p in range(view["players"]) if view["active"][p]), key=key):
-        if groups and key(groups[-1][0]) == key(p):
-            groups[-1] += (p,)
-        else:
-            groups.append((p,))
-    return groups + [(p,) for p in reversed(view["forfeited"])]
-
-
-def _final_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def _final_lines(view: MythicView, names: list[str], locale: str) -> list[str]:
     lines = [t("mythic.over", locale, hands=view["hands"])]
     place = 1
-    for group in _ranking(view):
+    for group in view["ranking"] or []:  # the engine's outcome: best first, ties share a place
         medal = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
         for p in group:
             if view["active"][p]:
@@ -206,7 +203,7 @@ def _final_lines(view: dict[str, Any], names: list[str], locale: str) -> list[st
     return lines
 
 
-def _player_line(view: dict[str, Any], seat: int, name: str, locale: str) -> str:
+def _player_line(view: MythicView, seat: int, name: str, locale: str) -> str:
     score = view["scores"][seat]
     if not view["active"][seat]:
         return t("mythic.player_left", locale, name=name, score=score)
@@ -226,16 +223,16 @@ def _player_line(view: dict[str, Any], seat: int, name: str, locale: str) -> str
     )
 
 
-def _your_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def _your_lines(view: MythicView, names: list[str], locale: str) -> list[str]:
     seat = view["you"]
-    if not (0 <= seat < view["players"]) or not view["active"][seat]:
+    if seat is None or not (0 <= seat < view["players"]) or not view["active"][seat]:
         return []
     kinds = [d["type"] for d in view["your_dice"]]
     lines = [t("mythic.your_dice", locale, dice=hand_text(kinds, locale))]
     if view["phase"] == "bidding":
         bid = view["bids"][seat]
         if bid is None:
-            lines.append(t("mythic.your_bid_prompt", locale, max=view["hand"]))
+            lines.append(t("mythic.your_bid_prompt", locale, max=max(_bids(view["legal"]), default=view["hand"])))
         else:
             lines.append(t("mythic.your_bid", locale, bid=bid))
     elif view["legal"]:
@@ -246,14 +243,14 @@ def _your_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str
     return lines
 
 
-def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def body(view: MythicView, names: list[str], locale: str) -> list[str]:
     if view["phase"] == "over":
         return _final_lines(view, names, locale)
     hand = view["hand"]
     lines = [t("mythic.hand_header", locale, hand=hand, hands=view["hands"], leader=_name(names, view["leader"]))]
     if view["phase"] == "bidding":
         waiting = ", ".join(f"**{_name(names, p)}**" for p in view["to_act"])
-        lines.append(t("mythic.bidding", locale, max=hand, waiting=waiting))
+        lines.append(t("mythic.bidding", locale, max=_max_bid(view), waiting=waiting))
     else:
         total = sum(b for b in view["bids"] if b is not None)
         lines.append(t("mythic.bids_total", locale, total=total, tricks=t("ui.n_tricks", locale, count=hand)))

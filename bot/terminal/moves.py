@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from bot.games import Action
 from bot.games.parsing import parse_int, quote
 from bot.i18n import has, t
 from bot.render import DIE_FACES, Control, Menu, game_module
 from bot.terminal.menus import Entry, Moves, Refusal, Typed, words_of
+
+if TYPE_CHECKING:
+    from bot.games.mythical_dice import MythicView
 
 
 def build(game: str, view: dict[str, Any], legal: list[Action], locale: str) -> Moves:
@@ -222,7 +225,8 @@ def _mythic(view: dict[str, Any], legal: list[Action], locale: str) -> Moves:
 
         hint = t("terminal.tricks_hint", locale, low=min(bids), high=max(bids))
         return Moves([], [Typed(hint, parse, numbers=True, example=str(min(bids)))])
-    entries = [Entry(label, Action("play", (die,))) for label, die in die_choices(view, locale)]
+    typed = cast("MythicView", view)  # build dispatches on the game's name: this is Mythical Dice's view
+    entries = [Entry(label, Action("play", (die,))) for label, die in die_choices(typed, locale)]
     playable = {int(a.args[0]) for a in legal if a.name == "play"}
     held: dict[str, int] = {}
     for d in view.get("your_dice", []):
