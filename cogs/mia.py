@@ -7,12 +7,12 @@ only the legal values.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 import discord
 from discord import app_commands
 
-from bot.games.mia import MIA
+from bot.games.mia import MIA, MiaView
 from bot.i18n import t
 from bot.render.mia import player_controls, value_label
 from bot.tables import Table
@@ -122,7 +122,8 @@ class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
         """The viewer's own legal moves: Peek, Believe & roll / Liar!, Concede / Look, and their claim menu."""
         if table.state is None or not table.running:
             return None
-        return controls_view(table, player_controls(table.engine.view(table.state, seat), locale), locale)
+        view = cast(MiaView, table.engine.view(table.state, seat))  # the table's engine is Mia
+        return controls_view(table, player_controls(view, locale), locale)
 
 
 async def setup(bot) -> None:  # noqa: ANN001
