@@ -37,11 +37,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from bot.ai.common import make_choose
 from bot.games.base import Action
-from bot.games.liars_dice import CHALLENGE, bid_rank
+from bot.games.liars_dice import CHALLENGE, LiarView, bid_rank
 
 # Tuned by simulation (see the module docstring).
 READ_WEIGHT = 2.0  # hard: how strongly a bid on f suggests the bidder holds f's
@@ -83,7 +83,7 @@ def _convolve(a: list[float], b: Sequence[float]) -> list[float]:
 class _Table:
     """What one seat knows: its own dice, everyone's dice counts, this round's bids."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: LiarView) -> None:
         o = view.get("options") or {}
         self.me = view.get("you")
         self.hand: list[int] = list(view.get("hand") or [])
@@ -157,7 +157,7 @@ def _bids(actions: list[Action]) -> list[tuple[int, int]]:
 
 def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
     """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
-    table = _Table(view)
+    table = _Table(cast(LiarView, view))  # choose's shared prelude passes any game's view
     raises = _bids(actions)
     can_challenge = CHALLENGE in actions
     if not raises:

@@ -44,13 +44,13 @@ import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from bot.ai.common import LEVELS as LEVELS
 from bot.ai.common import make_choose, normalise_level
 from bot.ai.pig_tables import PigPolicy, PigRules, PolicyFormatError, load_shipped
 from bot.games.base import Action
-from bot.games.pig import HOLD, ROLL
+from bot.games.pig import HOLD, ROLL, PigView
 
 log = logging.getLogger(__name__)
 
@@ -172,12 +172,14 @@ def fallback_holds(rules: PigRules, i: int, j: int, k: int) -> bool:
     return k >= (BIG_PIG_FALLBACK_HOLD if big_pig else TWO_DICE_FALLBACK_HOLD)
 
 
-def wants_hold(view: Mapping[str, Any], level: str, rng: RandomLike | None = None) -> bool:
+def wants_hold(view: PigView, level: str, rng: RandomLike | None = None) -> bool:
     """True to hold, False to roll, judged from ``view`` alone (for the seat ``view["you"]``)."""
     level = normalise_level(level, "Pig")
     options = view.get("options") or {}
     rules = PigRules.from_options(options)
     me = view["you"]
+    if me is None:
+        raise ValueError("a spectator's view has no seat to decide for")
     scores = list(view["scores"])
     active = list(view.get("active") or [True] * len(scores))
     i = int(scores[me])
@@ -206,7 +208,7 @@ def _decide(view: Mapping[str, Any], level: str, rng: RandomLike | None, legal: 
 
     ``rng`` (e.g. a ``random.Random``) is used only by ``easy``, and only when there is a real choice.
     """
-    want = HOLD if wants_hold(view, level, rng) else ROLL
+    want = HOLD if wants_hold(cast(PigView, view), level, rng) else ROLL  # choose passes any game's view
     if want in legal:
         return want
     return ROLL if ROLL in legal else legal[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from bot.games.base import (
     JSON,
@@ -36,6 +36,35 @@ STARTERS = ("loser", "winner")
 MAX_ROUNDS_LIMIT = 10_000
 
 CHALLENGE = act("challenge")
+
+
+class LiarBid(TypedDict):
+    quantity: int
+    face: int
+
+
+class LiarView(TypedDict):
+    """``LiarsDice.view``: what one seat (``you``) or the channel (``you`` None) may know."""
+
+    game: str
+    you: int | None
+    options: dict[str, Any]
+    round: int
+    counts: list[int]
+    total: int
+    out: list[bool]
+    forfeited: list[bool]
+    hand: list[int] | None  # the seat's own dice; None for the channel
+    current: int | None  # None once over
+    starter: int
+    bid: LiarBid | None
+    bidder: int | None
+    bids: list[list[int]]  # [seat, quantity, face] in bidding order
+    last_reveal: dict[str, Any] | None
+    over: bool
+    end_reason: str | None
+    legal: list[str]  # the seat's own legal actions, encoded; empty for the channel
+    public: list[str]  # public_actions of the seat to act, encoded (the channel's controls)
 
 
 def is_raise(rule: str, q: int, f: int, q2: int, f2: int) -> bool:
@@ -369,10 +398,15 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
 
     # -- secrecy ---------------------------------------------------------------------------------
 
-    def view(self, state: LiarsState, player: int | None) -> JSON:
+    def public_actions(self, state: LiarsState) -> dict[int, list[Action]]:
+        """The seat to act's bids and challenge depend only on the options, the bid and the dice count."""
+        return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
+
+    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
+    def view(self, state: LiarsState, player: int | None) -> LiarView:  # type: ignore[override]
         o = state.options
         mine = player is not None and 0 <= player < len(state.hands)
-        return {
+        view: LiarView = {
             "game": self.name,
             "you": player,
             "options": o.to_dict(),
@@ -391,7 +425,10 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
             "over": state.finished,
             "end_reason": state.end_reason,
             "legal": [a.encode() for a in self.legal_actions(state, player)] if mine else [],  # type: ignore[arg-type]
+            # anyone's: the seat to act's bids and challenge, so no renderer re-derives the raise rules
+            "public": [a.encode() for actions in self.public_actions(state).values() for a in actions],
         }
+        return view
 
     def scramble(self, state: LiarsState, player: int, dice: DiceSource) -> LiarsState:
         """Re-roll every die ``player`` cannot see (revealed hands live on in ``last_reveal``)."""

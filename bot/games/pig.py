@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, TypedDict, cast
 
 from bot.games.base import (
     JSON,
@@ -22,6 +23,24 @@ from bot.games.registry import GameSpec
 
 ROLL = act("roll")
 HOLD = act("hold")
+
+
+class PigView(TypedDict):
+    """``Pig.view``: the whole state (Pig hides nothing) plus the viewer and their legal actions."""
+
+    options: dict[str, Any]
+    scores: list[int]
+    active: list[bool]
+    current: int
+    starter: int
+    turn_total: int
+    rolls_this_turn: int
+    must_roll: bool
+    turns: list[int]
+    last_roll: list[int]
+    winner: int | None
+    you: int | None
+    legal: list[str]  # the viewer's legal actions, encoded; empty for the channel
 
 
 @dataclass(frozen=True)
@@ -185,11 +204,16 @@ class Pig(Engine[PigState, PigOptions]):
         live = [s.turns[i] for i in range(len(s.scores)) if s.active[i]]
         return len(set(live)) == 1
 
-    def view(self, state: PigState, player: int | None) -> JSON:
+    def public_actions(self, state: PigState) -> dict[int, list[Action]]:
+        """Pig hides nothing: the seat to act's roll / hold are public."""
+        return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
+
+    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
+    def view(self, state: PigState, player: int | None) -> PigView:  # type: ignore[override]
         view = self.to_json(state)  # Pig hides nothing.
         view["you"] = player
         view["legal"] = [a.encode() for a in self.legal_actions(state, player)] if player is not None else []
-        return view
+        return cast(PigView, view)
 
     def outcome(self, state: PigState) -> Outcome | None:
         if state.winner is None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.liars_dice import legal_bids
+from bot.games.base import Action
+from bot.games.liars_dice import LiarView
 from bot.i18n import DEFAULT, t
 from bot.render import DIE_FACES, Control, Menu, dice_text
 
@@ -57,16 +58,12 @@ def event_key(kind: str, data: dict[str, Any]) -> str:
     return kind
 
 
-def _raises(view: dict[str, Any]) -> list[tuple[int, int]]:
-    """Every legal bid now, smallest first. Public: it depends only on the options, the bid and the dice count."""
+def _raises(view: LiarView) -> list[tuple[int, int]]:
+    """Every legal bid now, smallest first: the engine's public actions in the channel's view."""
     if view.get("over") or view.get("current") is None:
         return []
-    o = view["options"]
-    bid = view["bid"]
-    previous = (bid["quantity"], bid["face"]) if bid else (0, 0)
-    return [
-        (int(a.args[0]), int(a.args[1])) for a in legal_bids(o["raise_rule"], o["wild_ones"], view["total"], *previous)
-    ]
+    bids = map(Action.parse, view["public"])
+    return [(int(a.args[0]), int(a.args[1])) for a in bids if a.name == "bid"]
 
 
 def _menu(name: str, placeholder: str, bids: list[tuple[int, int]], rank: list[tuple[int, int]]) -> Menu | None:
@@ -88,7 +85,7 @@ def _menu(name: str, placeholder: str, bids: list[tuple[int, int]], rank: list[t
     return Menu(name, placeholder, options)
 
 
-def controls(view: dict[str, Any]) -> list[Control | Menu]:
+def controls(view: LiarView) -> list[Control | Menu]:
     """Min raise (the rule's smallest legal bid), Liar!, and two menus of legal raises (low and high faces)."""
     if view.get("over") or view.get("current") is None:
         return []
@@ -109,7 +106,7 @@ def controls(view: dict[str, Any]) -> list[Control | Menu]:
     return out
 
 
-def _seat_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def _seat_lines(view: LiarView, names: list[str], locale: str) -> list[str]:
     lines = []
     for seat, name in enumerate(names):
         if view["forfeited"][seat]:
@@ -149,7 +146,7 @@ def _reveal_lines(reveal: dict[str, Any], names: list[str], locale: str) -> list
     return lines
 
 
-def _result_lines(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def _result_lines(view: LiarView, names: list[str], locale: str) -> list[str]:
     lines = [t("liar.over", locale)]
     reveal = view.get("last_reveal")
     if view["options"]["mode"] == "single" and view.get("end_reason") == "challenge" and reveal:
@@ -164,7 +161,7 @@ def _result_lines(view: dict[str, Any], names: list[str], locale: str) -> list[s
     return lines
 
 
-def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def body(view: LiarView, names: list[str], locale: str) -> list[str]:
     o = view["options"]
     header = "liar.header_wild" if o["wild_ones"] else "liar.header"
     lines = [
@@ -179,15 +176,16 @@ def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
     ]
     if o["mode"] != "single" and o["max_rounds"]:
         lines.append(t("liar.max_rounds", locale, max_rounds=o["max_rounds"]))
-    if view.get("hand"):  # only in a player's own view
-        lines.append(t("liar.your_dice", locale, dice=dice_text(view["hand"])))
+    if hand := view.get("hand"):  # only in a player's own view
+        lines.append(t("liar.your_dice", locale, dice=dice_text(hand)))
     lines.append("")
     lines += _seat_lines(view, names, locale)
     lines.append("")
-    if view["over"]:
+    seat = view["current"]  # None exactly when over
+    if view["over"] or seat is None:
         lines += _result_lines(view, names, locale)
     else:
-        current = names[view["current"]]
+        current = names[seat]
         bids = _raises(view)
         smallest = bid_text(*bids[0], locale) if bids else ""
         bid = view["bid"]

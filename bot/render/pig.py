@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.pig import PigView
 from bot.i18n import t
 from bot.render import Control, dice_text
 
@@ -16,11 +17,11 @@ def event_key(kind: str, data: dict[str, Any]) -> str:
     return kind
 
 
-def controls(view: dict[str, Any]) -> list[Control]:
+def controls(view: PigView) -> list[Control]:
     return [Control("pig.roll_button", "roll", "primary"), Control("pig.hold_button", "hold", "success")]
 
 
-def body(view: dict[str, Any], names: list[str], locale: str) -> list[str]:
+def body(view: PigView, names: list[str], locale: str) -> list[str]:
     o = view["options"]
     lines = [t("pig.goal", locale, target=o["target"], dice=t("ui.n_dice", locale, count=o["dice"]))]
     for seat, name in enumerate(names):

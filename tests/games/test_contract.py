@@ -92,7 +92,7 @@ def test_random_games_keep_the_contract(name, seed, data):
 
 
 # The games whose engine declares its public actions (others add theirs here).
-PUBLIC_ACTION_GAMES = ["mythic", "mex", "mia"]
+PUBLIC_ACTION_GAMES = ["liar", "pig", "mythic", "mex", "mia"]
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -626,3 +626,26 @@ def test_legal_bids_cache_lists_the_opening_in_rank_order():
     assert legal_bids("poker", False, 2)[:4] == tuple(Action("bid", b) for b in [(1, 1), (1, 2), (1, 3), (1, 4)])
     assert legal_bids("simple", False, 2)[:3] == tuple(Action("bid", b) for b in [(1, 1), (2, 1), (1, 2)])
     assert len(legal_bids("poker", False, 36)) == 216
+
+
+def test_public_actions_are_the_seat_to_acts_legal_actions_and_in_every_view():
+    state, _, dice = new(3, [1, 2, 3, 4, 5] * 3)
+    for bid in ("bid:2:3", "bid:3:3"):  # the opening bids, then raises and the challenge
+        seat = state.current
+        legal = ENGINE.legal_actions(state, seat)
+        assert ENGINE.public_actions(state) == {seat: legal}
+        for viewer in (None, 0, 1, 2):
+            assert ENGINE.view(state, viewer)["public"] == [a.encode() for a in legal]
+        state, _ = play(state, dice, (seat, bid))
+    assert Action.parse("challenge") in ENGINE.public_actions(state)[state.current]
+
+
+def test_channel_controls_offer_the_views_public_bids_not_a_rederived_list():
+    from bot.render.liar import controls
+
+    state, _, _ = new(2, [1, 2, 3, 4, 5] * 2)
+    view = ENGINE.view(state, None)
+    view["public"] = ["bid:4:6"]  # the renderer offers what the engine declared, nothing it works out itself
+    items = controls(view)
+    assert [getattr(i, "action", None) for i in items][:1] == ["bid:4:6"]
+    assert all(o[1] == "bid:4:6" for i in items if hasattr(i, "options") for o in i.options)
