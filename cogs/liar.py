@@ -6,11 +6,12 @@ The table message offers the smallest legal raise, Liar!, and menus of legal rai
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 import discord
 from discord import app_commands
 
+from bot.games.liars_dice import LiarView
 from bot.i18n import t
 from bot.render.liar import controls
 from bot.tables import Table
@@ -71,7 +72,8 @@ class Liar(GameCog, group_name="liar", group_description=t("liar.cmd.group")):
         """On your turn, 🎲 My dice also carries the raise controls, so you can bid while looking at your hand."""
         if table.state is None or table.engine.to_act(table.state) != (seat,):
             return None
-        return controls_view(table, controls(table.engine.view(table.state, None)), locale)
+        view = cast(LiarView, table.engine.view(table.state, None))  # the table's engine is Liar's Dice
+        return controls_view(table, controls(view), locale)
 
 
 async def setup(bot) -> None:  # noqa: ANN001
