@@ -116,6 +116,9 @@ class Outcome:
 class OptionsBase:
     """Mixin for frozen option dataclasses: dict round trip with validation."""
 
+    # Every subclass is a dataclass; declared so that dataclasses.fields(cls) type-checks here.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
     def validate(self) -> None:  # pragma: no cover - overridden
         pass
 
@@ -124,7 +127,7 @@ class OptionsBase:
 
     @classmethod
     def from_dict(cls, data: JSON) -> Any:
-        names = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        names = {f.name: f for f in dataclasses.fields(cls)}
         for key in data:
             if key not in names:
                 raise InvalidOptions(key, "unknown_option")
@@ -154,7 +157,7 @@ class OptionsBase:
         in field order."""
         found = cls.__dict__.get("_declared")
         if found is None:
-            fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+            fields = dataclasses.fields(cls)
             found = {f.name: next(iter(f.metadata.items())) for f in fields if f.metadata}
             type.__setattr__(cls, "_declared", found)
         return found
@@ -176,7 +179,7 @@ class OptionsBase:
 
     def to_dict(self) -> JSON:
         # Shallow on purpose: options are flat, and asdict's deep copy shows up in every state dump.
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def changed(self) -> JSON:
         """The options that differ from the defaults."""
