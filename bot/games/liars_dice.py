@@ -286,7 +286,8 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
 
     def _challenge(self, s: LiarsState, challenger: int, dice: DiceSource) -> list[Event]:
         o = s.options
-        q, f = s.bid  # type: ignore[misc]
+        assert s.bid is not None  # a challenge is legal only against a standing bid
+        q, f = s.bid
         bidder = s.bidder
         assert bidder is not None
         count = sum(h.count(f) + (h.count(1) if o.wild_ones else 0) for h in s.hands)  # L-4
@@ -405,7 +406,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
     # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
     def view(self, state: LiarsState, player: int | None) -> LiarView:  # type: ignore[override]
         o = state.options
-        mine = player is not None and 0 <= player < len(state.hands)
+        seat = player if player is not None and 0 <= player < len(state.hands) else None  # the viewer's own
         view: LiarView = {
             "game": self.name,
             "you": player,
@@ -415,7 +416,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
             "total": state.total,
             "out": [c == 0 for c in state.counts],
             "forfeited": list(state.forfeited),
-            "hand": list(state.hands[player]) if mine else None,  # type: ignore[index]
+            "hand": list(state.hands[seat]) if seat is not None else None,
             "current": None if state.finished else state.current,
             "starter": state.round_starter,
             "bid": None if state.bid is None else {"quantity": state.bid[0], "face": state.bid[1]},
@@ -424,7 +425,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
             "last_reveal": clone(state.last_reveal),
             "over": state.finished,
             "end_reason": state.end_reason,
-            "legal": [a.encode() for a in self.legal_actions(state, player)] if mine else [],  # type: ignore[arg-type]
+            "legal": [a.encode() for a in self.legal_actions(state, seat)] if seat is not None else [],
             # anyone's: the seat to act's bids and challenge, so no renderer re-derives the raise rules
             "public": [a.encode() for actions in self.public_actions(state).values() for a in actions],
         }
