@@ -89,6 +89,7 @@ def test_the_quick_start_makes_a_venv_installs_pinned_versions_and_runs_the_bot(
     assert _steps(test)[1:] == [
         f'{VENV_BIN}pip install -e ".[test]" -c constraints.txt',
         f"{VENV_BIN}ruff check .",
+        f"{VENV_BIN}mypy",
         f"{VENV_BIN}pytest",
     ]
 
@@ -108,7 +109,7 @@ def _fake_python(folder: Path) -> Path:
     script = f"""#!/bin/sh
 [ "$1 $2 $3" = "-m venv .venv" ] || exit 99
 mkdir -p .venv/bin
-for tool in pip ruff pytest; do printf '%s' '{stub}' > .venv/bin/$tool; chmod +x .venv/bin/$tool; done
+for tool in pip ruff mypy pytest; do printf '%s' '{stub}' > .venv/bin/$tool; chmod +x .venv/bin/$tool; done
 """
     python = bin_ / "python3"
     python.write_text(script)
@@ -119,9 +120,10 @@ for tool in pip ruff pytest; do printf '%s' '{stub}' > .venv/bin/$tool; chmod +x
 @pytest.mark.parametrize(
     ("codes", "status", "ran"),
     [
-        ({}, 0, ["pip", "ruff", "pytest"]),
-        ({"PYTEST_RC": "5"}, 5, ["pip", "ruff", "pytest"]),  # no tests collected is a failure
-        ({"PYTEST_RC": "1"}, 1, ["pip", "ruff", "pytest"]),
+        ({}, 0, ["pip", "ruff", "mypy", "pytest"]),
+        ({"PYTEST_RC": "5"}, 5, ["pip", "ruff", "mypy", "pytest"]),  # no tests collected is a failure
+        ({"PYTEST_RC": "1"}, 1, ["pip", "ruff", "mypy", "pytest"]),
+        ({"MYPY_RC": "1"}, 1, ["pip", "ruff", "mypy"]),
         ({"RUFF_RC": "1"}, 1, ["pip", "ruff"]),
         ({"PIP_RC": "1"}, 1, ["pip"]),
     ],
