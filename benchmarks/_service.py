@@ -1,17 +1,21 @@
-"""Driving the real TableService from benchmarks: a no-op store, Pig tables, a sensible Pig player."""
+"""Driving the real TableService from benchmarks: a no-op store, tables of every game, simple legal players."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.games import Action, get_engine
 from bot.tables import Seat, TableService
 
 GUILD = 1
+GAMES = ("pig", "mia", "mex", "liar", "mythic")  # every game the bot ships
 PIG_OPTIONS = {"target": 500}  # the largest target the rules allow: a game lasts ~600 actions
 HOLD_AT = 20  # the benchmark player holds once its turn total reaches 20 (the classic "hold at 20")
+SNOWFLAKE = 1_250_000_000_000_000_000  # interaction ids look like Discord's (19 digits)
 
 
 class NullStore:
@@ -45,24 +49,56 @@ class NullStore:
         pass
 
 
-def players(channel: int) -> tuple[Seat, Seat]:
-    return Seat(channel * 10 + 1, f"A{channel}"), Seat(channel * 10 + 2, f"B{channel}")
+def seats_for(game: str) -> int:
+    """Players per table: the fewest the game allows with its default options (Mythical Dice: 3, the rest 2)."""
+    engine = get_engine(game)
+    return engine.player_range(engine.options())[0]
+
+
+def players(channel: int, count: int = 2) -> list[Seat]:
+    return [Seat(channel * 10 + i + 1, f"{'ABCDEFGH'[i]}{channel}") for i in range(count)]
+
+
+def options_for(game: str) -> dict[str, Any] | None:
+    return PIG_OPTIONS if game == "pig" else None  # the others: their defaults
+
+
+async def open_table(service: TableService, channel: int, game: str = "pig", options: dict[str, Any] | None = None):
+    """Create, join and start a table of ``game`` in ``channel`` (the path a lobby takes)."""
+    seats = players(channel, seats_for(game))
+    await service.create(GUILD, channel, seats[0], game, options if options is not None else options_for(game))
+    for seat in seats[1:]:
+        await service.join(channel, seat)
+    return await service.start_game(channel, seats[0].id)
 
 
 async def open_pig(service: TableService, channel: int, options: dict[str, Any] | None = None) -> None:
-    """Create, join and start a two-player Pig table in ``channel`` (the path a lobby takes)."""
-    a, b = players(channel)
-    await service.create(GUILD, channel, a, "pig", options or PIG_OPTIONS)
-    await service.join(channel, b)
-    await service.start_game(channel, a.id)
+    await open_table(service, channel, "pig", options or PIG_OPTIONS)
 
 
-async def open_many(service: TableService, channels: Sequence[int], chunk: int = 200) -> None:
+def game_of(channel: int, games: Sequence[str]) -> str:
+    """The game a benchmark channel plays: ``games`` dealt round-robin over the channels."""
+    return games[channel % len(games)]
+
+
+async def open_many(
+    service: TableService, channels: Sequence[int], chunk: int = 200, games: Sequence[str] = ("pig",)
+) -> None:
     for i in range(0, len(channels), chunk):
-        await asyncio.gather(*(open_pig(service, c) for c in channels[i : i + chunk]))
+        await asyncio.gather(*(open_table(service, c, game_of(c, games)) for c in channels[i : i + chunk]))
 
 
-def next_move(table: Any) -> tuple[int, str]:
-    """(user id, action text) for the player on turn: roll until the turn total reaches HOLD_AT, then hold."""
+def next_move(table: Any, rng: random.Random | None = None) -> tuple[int, Action | str]:
+    """(user id, action) for a player the table waits for.
+
+    Pig: roll until the turn total reaches HOLD_AT, then hold (games long enough to hold 300 moves). The other
+    games: a seat chosen at random among those to act, and a uniformly random one of its ``legal_actions``.
+    """
     state = table.state
-    return table.seats[state.current].id, ("hold" if state.turn_total >= HOLD_AT else "roll")
+    if table.game == "pig":
+        return table.seats[state.current].id, ("hold" if state.turn_total >= HOLD_AT else "roll")
+    rng = rng or random
+    engine = table.engine
+    waiting = engine.to_act(state)
+    seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+    return table.seats[seat].id, rng.choice(engine.legal_actions(state, seat))
