@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable, Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -88,3 +88,63 @@ class ScriptedDice:
     def push(self, *faces: int) -> ScriptedDice:
         self.faces.extend(faces)
         return self
+
+
+# One dice call as stored in ``actions.dice``: ["r", sides, [face, ...]] for roll(len(faces), sides), or
+# ["s", n, [index, ...]] for sample(population, len(indices)) with len(population) == n.
+DiceCall = list[Any]
+
+
+class RecordingDice:
+    """Wraps a DiceSource and records every call, in order, in the stored format (``DiceCall``).
+
+    ``sample`` draws indices from the inner source (``sample(range(n), k)``) and maps them: SeededDice,
+    SecureDice and ScriptedDice pick the same items that way as from the population itself.
+    """
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+        self.calls: list[DiceCall] = []
+
+    def roll(self, count: int = 1, sides: int = 6) -> list[int]:
+        faces = self.inner.roll(count, sides)
+        self.calls.append(["r", sides, faces])
+        return list(faces)
+
+    def sample(self, population: Sequence[T], k: int) -> list[T]:
+        indices = self.inner.sample(range(len(population)), k)
+        self.calls.append(["s", len(population), list(indices)])
+        return [population[i] for i in indices]
+
+    def take(self) -> list[DiceCall]:
+        """The calls recorded since the last take, and a fresh record."""
+        calls, self.calls = self.calls, []
+        return calls
+
+
+class ReplayDice:
+    """Serves recorded dice calls back in order; asks for anything else raise (replay never rolls)."""
+
+    def __init__(self, calls: Iterable[DiceCall] = ()) -> None:
+        self._calls = list(calls)
+        self._next = 0
+
+    def _call(self, kind: str, size: int, count: int) -> list[int]:
+        if self._next >= len(self._calls):
+            raise DiceExhausted(f"replay asked for a {kind} call that was not recorded")
+        recorded = self._calls[self._next]
+        if recorded[0] != kind or recorded[1] != size or len(recorded[2]) != count:
+            raise ValueError(f"replay asked for {[kind, size, count]}, recorded {recorded}")
+        self._next += 1
+        return list(recorded[2])
+
+    def roll(self, count: int = 1, sides: int = 6) -> list[int]:
+        return self._call("r", sides, count)
+
+    def sample(self, population: Sequence[T], k: int) -> list[T]:
+        return [population[i] for i in self._call("s", len(population), k)]
+
+    @property
+    def exhausted(self) -> bool:
+        """Every recorded call was served."""
+        return self._next >= len(self._calls)

@@ -46,10 +46,21 @@ def update_game(game_id: int, now: float, **fields: Any) -> Statement:
     return f"UPDATE games SET {', '.join(sets)}, updated_at = ? WHERE id = ?", (*params, now, game_id)
 
 
-def insert_action(game_id: int, seq: int, seat: int | None, action: str, interaction_id: str | None, now: float):
+def insert_action(
+    game_id: int,
+    seq: int,
+    seat: int | None,
+    action: str,
+    interaction_id: str | None,
+    now: float,
+    dice: str | None = None,
+    due: float | None = None,
+) -> Statement:
+    """One move of the log: ``dice`` is the JSON of its dice calls (None: it drew nothing), ``due`` the
+    table's deadline after it. Restore replays these rows on top of the last snapshot."""
     return (
-        "INSERT INTO actions (game_id, seq, seat, action, interaction_id, at) VALUES (?,?,?,?,?,?)",
-        (game_id, seq, seat, action, interaction_id, now),
+        "INSERT INTO actions (game_id, seq, seat, action, interaction_id, at, dice, due) VALUES (?,?,?,?,?,?,?,?)",
+        (game_id, seq, seat, action, interaction_id, now, dice, due),
     )
 
 
@@ -70,34 +81,50 @@ async def open_games(store: Store) -> list[sqlite3.Row]:
     )
 
 
+# Start-up reads are bounded per open game: the live version is found on the primary key (MAX(seq) of one game),
+# and only the rows after the snapshot, or within the last ``limit`` seqs, are read; never a whole history.
+_LIVE = "(SELECT MAX(m.seq) FROM actions m WHERE m.game_id = g.id)"
+
+
+async def action_tails(store: Store) -> list[sqlite3.Row]:
+    """Every running game's actions from its snapshot's own (seq = games.version) on, by game and seq.
+
+    The rows after the snapshot are what restore replays; the first row gives when the snapshot's move was made.
+    """
+    return await store.fetch_all(
+        "SELECT a.game_id, a.seq, a.seat, a.action, a.dice, a.interaction_id, a.at, a.due"
+        " FROM games g JOIN actions a ON a.game_id = g.id AND a.seq >= g.version"
+        " WHERE g.status = 'running' ORDER BY a.game_id, a.seq"
+    )
+
+
 async def recent_interactions(store: Store, limit: int) -> dict[int, list[str]]:
-    """The last ``limit`` interaction ids of every open game, newest first, in one query."""
+    """The interaction ids among the last ``limit`` actions of every open game, newest first."""
     rows = await store.fetch_all(
-        "SELECT game_id, interaction_id FROM ("
-        " SELECT a.game_id, a.interaction_id,"
-        "  ROW_NUMBER() OVER (PARTITION BY a.game_id ORDER BY a.seq DESC) AS rn"
-        " FROM actions a JOIN games g ON g.id = a.game_id"
-        " WHERE g.status IN ('lobby', 'running') AND a.interaction_id IS NOT NULL"
-        ") WHERE rn <= ? ORDER BY game_id, rn",
+        "SELECT id, ids FROM ("
+        " SELECT g.id, (SELECT group_concat(interaction_id, char(31)) FROM ("
+        "  SELECT a.interaction_id FROM actions a"
+        f"  WHERE a.game_id = g.id AND a.seq > {_LIVE} - ? AND a.interaction_id IS NOT NULL ORDER BY a.seq DESC"
+        " )) AS ids FROM games g WHERE g.status IN ('lobby', 'running')"
+        ") WHERE ids IS NOT NULL",
         (limit,),
     )
-    found: dict[int, list[str]] = {}
-    for game_id, interaction_id in rows:
-        found.setdefault(game_id, []).append(interaction_id)
-    return found
+    return {game_id: ids.split("\x1f") for game_id, ids in rows}
 
 
-async def last_moves(store: Store) -> list[tuple[int, int, int]]:
-    """(game id, seat, seq) of each seat's last own move in every running game, in one query.
+async def last_moves(store: Store, limit: int) -> list[tuple[int, int, int]]:
+    """(game id, seat, seq) of each seat's last own move among the last ``limit`` actions of every running game.
 
     A move is what ``TableService.act`` logs: one entry whose seq is the table's version after it. Timeouts and
     forfeits (``timeout``, ``forfeit:…``) are the service's doing, not the player's, and ``start`` has no seat.
     """
     rows = await store.fetch_all(
-        "SELECT a.game_id, a.seat, MAX(a.seq) FROM actions a JOIN games g ON g.id = a.game_id"
+        "SELECT g.id, a.seat, MAX(a.seq) FROM games g JOIN actions a"
+        f" ON a.game_id = g.id AND a.seq > {_LIVE} - ?"
         " WHERE g.status = 'running' AND a.seat IS NOT NULL"
         " AND a.action <> 'timeout' AND a.action NOT LIKE 'forfeit:%'"
-        " GROUP BY a.game_id, a.seat"
+        " GROUP BY g.id, a.seat",
+        (limit,),
     )
     return [(game_id, seat, seq) for game_id, seat, seq in rows]
 
@@ -246,7 +273,7 @@ def set_reminder(game_id: int, channel_id: int, message_id: int | None, version:
 async def turn_starts(store: Store) -> dict[int, float]:
     """When each running game's current turn began: the time of its latest action."""
     rows = await store.fetch_all(
-        "SELECT g.id, a.at FROM games g JOIN actions a ON a.game_id = g.id AND a.seq = g.version"
+        f"SELECT g.id, a.at FROM games g JOIN actions a ON a.game_id = g.id AND a.seq = {_LIVE}"
         " WHERE g.status = 'running'"
     )
     return {r[0]: r[1] for r in rows}

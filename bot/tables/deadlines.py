@@ -133,18 +133,18 @@ class Deadlines:
                 return 1
             engine, state = table.engine, table.state
             events: list[Event] = []
-            entries: list[tuple[int | None, str, str | None]] = []
+            entries: list[tuple[int | None, str, str | None, str | None]] = []
             for seat in engine.to_act(state):
                 if engine.is_over(state) or seat not in engine.to_act(state):
                     continue
-                state, happened = engine.timeout(state, seat, service.dice)
+                (state, happened), dice = service._draw(engine.timeout, state, seat)
                 events += happened
-                entries.append((seat, "timeout", None))
+                entries.append((seat, "timeout", None, dice))
                 table.timeouts[seat] += 1
                 if table.timeouts[seat] >= MAX_TIMEOUTS and not engine.is_over(state):
-                    state, happened = engine.forfeit(state, seat, service.dice)
+                    (state, happened), dice = service._draw(engine.forfeit, state, seat)
                     events += forfeit_events(happened, "timeouts")
-                    entries.append((seat, "forfeit:timeouts", None))
+                    entries.append((seat, "forfeit:timeouts", None, dice))
             if entries:
                 await service._commit(table, state, events, entries)
             return 1

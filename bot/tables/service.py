@@ -1,22 +1,37 @@
 """The table service: one table per channel, lobby -> running -> finished.
 
-Every change takes the table's lock, applies the engine, commits state + action + deadline in one
-transaction, and only then hands the events to the presenter. Deadlines live in the database and
-one dispatcher task fires them (``bot.tables.deadlines``); computer players move through ``act()`` like
-people (``bot.tables.computers``).
+Every change takes the table's lock, applies the engine, commits, and only then hands the events to the
+presenter. Deadlines live in the database and one dispatcher task fires them (``bot.tables.deadlines``);
+computer players move through ``act()`` like people (``bot.tables.computers``).
+
+Persistence is an append-only action log with snapshots (issue 12):
+
+* Each move is one INSERT into ``actions``: seat, action text, interaction id, time, the dice the engine drew
+  during it (``RecordingDice``: every ``roll``/``sample`` call in order, as JSON; NULL when none) and the
+  deadline it left. Game history, replays and dice verification read these rows.
+* The games row (state, meta: timeouts and public log, deadline) is a snapshot, rewritten every
+  ``SNAPSHOT_EVERY`` moves, at status changes (start, finish, cancel) and at round ends (``ROUND_ENDS``).
+  ``games.version`` is the snapshot's version; the live version is the last action's seq.
+* ``start()`` restores each running table from its snapshot plus the actions after it, replayed through the
+  engine with the recorded dice (``ReplayDice``: replay never draws) and the same bookkeeping ``act``,
+  ``timeout`` and ``forfeit`` do, so state, log, timeout counters and deadline come back exactly. Rows from
+  before the log (no dice) all lie at or before their snapshot: the game row was written every move then.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol, TypeVar
 
 from bot.games import Action, Event, InvalidOptions, get_engine
-from bot.games.dice import DiceSource
+from bot.games.dice import DiceSource, RecordingDice, ReplayDice
+from bot.jsontext import dumps
 from bot.store import Store, repo
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
@@ -27,6 +42,27 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT = 120.0
 TIMEOUT_RANGE = (15, 3600)
 LOBBY_IDLE = 15 * 60.0
+# Moves between snapshots of the games row: restore replays at most this many per table (measured in the
+# report of issue 12: 16 keeps the snapshot's write under a tenth of the log's while a restore of 10,000
+# tables replays ~75,000 moves).
+SNAPSHOT_EVERY = 16
+# Events that end a round (or start the next): a cheap moment for a snapshot.
+ROUND_ENDS = frozenset({"reveal", "round_over", "round_start", "round_void", "hand_started"})
+# A log entry as the service builds it: (seat, action text, interaction id, dice JSON).
+Entry = tuple[int | None, str, str | None, str | None]
+R = TypeVar("R")
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Restore builds many long-lived objects at once: collecting in between only finds nothing, many times."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 class Presenter(Protocol):
@@ -58,6 +94,7 @@ class TableService:
     ) -> None:
         self.store = store
         self.dice = dice
+        self._recorder = RecordingDice(dice)  # wraps self.dice for each engine call (see _draw)
         self.clock = clock
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
@@ -92,27 +129,86 @@ class TableService:
 
     async def start(self) -> list[Table]:
         """Load every open table, re-arm its deadline, start the dispatcher; returns the tables."""
-        rows = await repo.open_games(self.store)
-        for row in rows:
-            table = self._table_from_row(row)
-            self._index(table)
-            if row["due"] is not None:
-                self.deadlines.arm(table.id, row["due"], row["deadline_version"])
-        for game_id, started in (await repo.turn_starts(self.store)).items():
-            table = self.by_id[game_id]
-            if table.deadline is not None:  # a turn already past half time is reminded at once
-                self.deadlines.arm_half(game_id, (started + table.deadline) / 2, table.version)
-        for game_id, interaction_ids in (await repo.recent_interactions(self.store, SEEN)).items():
-            self.by_id[game_id].seen.extend(reversed(interaction_ids))
-        for game_id, seat, seq in await repo.last_moves(self.store):
-            table = self.by_id[game_id]  # the double-click guard, as act() left it before the restart
-            if 0 <= seat < len(table.seats):
-                table.acted[table.seats[seat].id] = seq
+        with _gc_paused():
+            await self._restore()
         if self._run_dispatcher:
             self.deadlines.start()
         for table in self.by_id.values():
             self.computers.schedule(table)
         return list(self.by_id.values())
+
+    async def _restore(self) -> None:
+        rows = await repo.open_games(self.store)
+        due: dict[int, tuple[float, int]] = {}
+        for row in rows:
+            table = self._table_from_row(row)
+            self._index(table)
+            if row["due"] is not None:
+                due[table.id] = (row["due"], row["deadline_version"])
+        del rows  # the rows' JSON text is parsed: let it go before the next read
+        tails = await repo.action_tails(self.store)
+        turn_starts: dict[int, float] = {}
+        start = 0
+        for end in range(1, len(tails) + 1):  # one game's rows at a time, in seq order
+            if end < len(tails) and tails[end][0] == tails[start][0]:
+                continue
+            game_id = tails[start][0]
+            open_table = self.by_id.get(game_id)
+            if open_table is not None:
+                turn_starts[game_id] = tails[end - 1]["at"]
+                replay = [r for r in tails[start:end] if r["seq"] > open_table.version]
+                if replay and self._replay(open_table, replay):
+                    last = replay[-1]
+                    due[game_id] = (last["due"], last["seq"]) if last["due"] is not None else due.get(game_id, (0, 0))
+            start = end
+        del tails
+        for table in list(self.by_id.values()):
+            armed = due.get(table.id)
+            table.deadline = armed[0] if armed else None
+            if armed:
+                self.deadlines.arm(table.id, armed[0], armed[1])
+            started = turn_starts.get(table.id)
+            if started is not None and table.deadline is not None:  # a turn past half time is reminded at once
+                self.deadlines.arm_half(table.id, (started + table.deadline) / 2, table.version)
+        for game_id, interaction_ids in (await repo.recent_interactions(self.store, SEEN)).items():
+            if game_id in self.by_id:
+                self.by_id[game_id].seen.extend(reversed(interaction_ids))
+        for game_id, seat, seq in await repo.last_moves(self.store, SEEN):
+            found = self.by_id.get(game_id)  # the double-click guard, as act() left it before the restart
+            if found is not None and 0 <= seat < len(found.seats):
+                found.acted[found.seats[seat].id] = seq
+
+    def _replay(self, table: Table, rows: list[Any]) -> bool:
+        """Apply the logged actions after the snapshot, with their recorded dice, as act/timeout/forfeit did.
+
+        A table whose log does not replay (an engine changed incompatibly) is not opened: it stays in the
+        database as it is, and the error is logged.
+        """
+        engine, state = table.engine, table.state
+        timeouts, log_entries = list(table.timeouts), []
+        try:
+            for row in rows:
+                seat, text = row["seat"], row["action"]
+                dice = ReplayDice(json.loads(row["dice"]) if row["dice"] else ())
+                if text == "timeout":
+                    state, events = engine.timeout(state, seat, dice)
+                    timeouts[seat] += 1
+                elif text.startswith("forfeit:"):
+                    state, events = engine.forfeit(state, seat, dice)
+                    events = forfeit_events(events, text.partition(":")[2])
+                else:
+                    state, events = engine.apply(state, seat, Action.parse(text), dice)
+                    timeouts[seat] = 0
+                if not dice.exhausted:
+                    raise ValueError(f"action {row['seq']} recorded dice it did not use")
+                log_entries += [(e.kind, e.data) for e in events if e.public]
+        except Exception:
+            log.exception("game %s does not replay its log; left closed in memory", table.id)
+            self._drop(table)
+            return False
+        table.state, table.version, table.timeouts = state, rows[-1]["seq"], timeouts
+        table.add_log(log_entries)
+        return True
 
     async def stop(self) -> None:
         """Stop firing deadlines and wait for in-flight actions to finish."""
@@ -135,6 +231,7 @@ class TableService:
             version=row["version"],
             message_id=row["message_id"],
             deadline=row["due"],
+            snapshot_version=row["version"],
         )
         table.load_meta(json.loads(row["meta"]))
         if row["state"]:
@@ -377,9 +474,9 @@ class TableService:
             fewest, _ = engine.player_range(options)
             if len(table.seats) < fewest:
                 raise TableError("not_enough_players", min=fewest)
-            state, events = engine.new_game(len(table.seats), options, self.dice)
+            (state, events), dice = self._draw(engine.new_game, len(table.seats), options)
             table.timeouts = [0] * len(table.seats)
-            await self._commit(table, state, events, [(None, "start", None)], status="running")
+            await self._commit(table, state, events, [(None, "start", None, dice)], status="running")
         return table
 
     async def cancel(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
@@ -395,7 +492,9 @@ class TableService:
         """Close the table; ``seats``: the lobby's seats as it closes (without a last player who left)."""
         now = self.clock()
         closed = [("closed", {"reason": reason})]
-        changed = {} if seats is None else {"seats": [s.to_json() for s in seats]}
+        changed: dict[str, Any] = {} if seats is None else {"seats": [s.to_json() for s in seats]}
+        if table.state is not None:  # a status change: the snapshot catches up with the log
+            changed.update(state=table.engine.dumps(table.state), version=table.version)
         await self.store.write(
             [
                 repo.update_game(table.id, now, status=status, meta=table.meta(closed), **changed),
@@ -439,9 +538,9 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_a_player")
-            state, events = table.engine.apply(table.state, seat, action, self.dice)
+            (state, events), dice = self._draw(table.engine.apply, table.state, seat, action)
             table.timeouts[seat] = 0
-            await self._commit(table, state, events, [(seat, action.encode(), interaction_id)])
+            await self._commit(table, state, events, [(seat, action.encode(), interaction_id, dice)])
             # A button drawn before this move is stale (a double click). A slash command (no seen_version) is
             # deliberate and never refused, but it moves acted too: start() restores acted from the action log,
             # which does not tell buttons from commands.
@@ -454,19 +553,27 @@ class TableService:
             raise TableError("not_running")
         return table, table.engine.view(table.state, table.seat_of(user_id))
 
+    def _draw(self, engine_call: Callable[..., R], *args: Any) -> tuple[R, str | None]:
+        """``engine_call(*args, dice)`` with the service's dice recorded: (its result, the dice JSON or None)."""
+        recorder = self._recorder
+        recorder.inner, recorder.calls = self.dice, []  # a refused call may have drawn: start clean
+        result = engine_call(*args, recorder)
+        calls = recorder.take()
+        return result, dumps(calls) if calls else None
+
     async def _forfeit(self, table: Table, seat: int, why: str) -> None:
-        state, events = table.engine.forfeit(table.state, seat, self.dice)
-        await self._commit(table, state, forfeit_events(events, why), [(seat, f"forfeit:{why}", None)])
+        (state, events), dice = self._draw(table.engine.forfeit, table.state, seat)
+        await self._commit(table, state, forfeit_events(events, why), [(seat, f"forfeit:{why}", None, dice)])
 
     async def _commit(
         self,
         table: Table,
         state: Any,
         events: list[Event],
-        entries: list[tuple[int | None, str, str | None]],
+        entries: list[Entry],
         status: str = "running",
     ) -> None:
-        """Persist the new state, its action log entries and the next deadline, then publish."""
+        """Persist the action log entries (and a snapshot when one is due), then publish."""
         engine = table.engine
         now = self.clock()
         outcome = engine.outcome(state)
@@ -474,22 +581,31 @@ class TableService:
             status = "finished"
         version = table.version + len(entries)
         public = [(e.kind, e.data) for e in events if e.public]
-        meta = table.meta(public)
         due = None if outcome is not None else now + await self.turn_timeout(table.guild_id)
         statements = [
-            repo.update_game(table.id, now, status=status, state=engine.dumps(state), version=version, meta=meta),
-            *(
-                repo.insert_action(table.id, table.version + i + 1, seat, text, iid, now)
-                for i, (seat, text, iid) in enumerate(entries)
-            ),
-            repo.set_deadline(table.id, due, version),
+            repo.insert_action(table.id, table.version + i + 1, seat, text, iid, now, dice, due)
+            for i, (seat, text, iid, dice) in enumerate(entries)
         ]
+        snapshot = (
+            status != table.status
+            or version - table.snapshot_version >= SNAPSHOT_EVERY
+            or any(e.kind in ROUND_ENDS for e in events)
+        )
+        if snapshot:
+            statements.append(
+                repo.update_game(
+                    table.id, now, status=status, state=engine.dumps(state), version=version, meta=table.meta(public)
+                )
+            )
+            statements.append(repo.set_deadline(table.id, due, version))
         if outcome is not None:
             statements += self._result_statements(table, outcome, now)
         await self.store.write(statements)  # committed: from here on nothing is lost
         table.state, table.version, table.status, table.deadline = state, version, status, due
+        if snapshot:
+            table.snapshot_version = version
         table.add_log(public)
-        table.seen.extend(iid for _, _, iid in entries if iid)
+        table.seen.extend(iid for _, _, iid, _ in entries if iid)
         if due is not None:
             self.deadlines.arm(table.id, due, version)
             self.deadlines.arm_half(table.id, now + (due - now) / 2, version)

@@ -269,16 +269,22 @@ async def test_leaving_a_running_game_forfeits_and_the_last_player_wins(db):
     await close_service(service)
 
 
-async def test_a_single_action_writes_state_action_and_deadline_in_one_transaction(db):
-    service = await open_service(db, ScriptedDice([4]))
+async def test_a_single_action_is_one_logged_row_with_its_dice_and_deadline_in_one_transaction(db):
+    clock = Clock()
+    service = await open_service(db, ScriptedDice([4]), clock)
     table = await pig_table(service, ALICE, BOB)
     batches = service.store.batches
-    await service.act(CHANNEL, mover(table), act("roll"))
+    await service.act(CHANNEL, mover(table), act("roll"), "i-1")
     assert service.store.batches == batches + 1
-    row = await service.store.fetch_one(
+    row = await service.store.fetch_one("SELECT * FROM actions WHERE game_id = ? AND seq = 2", (table.id,))
+    assert (row["action"], row["dice"], row["interaction_id"], row["at"]) == ("roll", '[["r",6,[4]]]', "i-1", clock.now)
+    assert row["due"] == table.deadline == clock.now + 120
+    snapshot = await service.store.fetch_one(
         "SELECT g.version, d.version AS dv FROM games g JOIN deadlines d ON d.game_id = g.id"
     )
-    assert row["version"] == row["dv"] == 2
+    assert snapshot["version"] == snapshot["dv"] == 1  # the games row is the snapshot made at the start
+    start = await service.store.fetch_one("SELECT dice FROM actions WHERE seq = 1")
+    assert start["dice"] == '[["s",2,[0]]]'  # new_game's draw: the first player
     await close_service(service)
 
 
