@@ -1,0 +1,207 @@
+"""Restore from the action log: a snapshot plus the moves after it, replayed with their recorded dice."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.games import get_engine
+from bot.games.dice import DiceExhausted, RecordingDice, ReplayDice, ScriptedDice, SeededDice
+from bot.store import Store
+from bot.store import db as store_db
+from bot.tables import Seat, TableService
+from bot.tables import service as service_module
+
+GUILD, CHANNEL = 1, 10
+SEATS = [Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def open_service(db, dice, clock):
+    store = await Store.open(db)
+    service = TableService(store, dice, clock=clock, run_dispatcher=False)
+    await service.start()
+    return service
+
+
+async def close_service(service):
+    await service.stop()
+    await service.store.close()
+
+
+def picture(service):
+    """Everything a restore must bring back, as act/timeout/forfeit left it."""
+    table = service.by_channel.get(CHANNEL)
+    if table is None:
+        return None
+    return (
+        table.engine.dumps(table.state),
+        table.meta(),  # timeouts per seat, locale and the public log
+        table.version,
+        table.deadline,
+        list(table.seen),
+        dict(table.acted),
+        table.status,
+    )
+
+
+async def play(db, game, options, seed, steps, restart):
+    """Play ``steps`` turns: mostly random legal moves with interaction ids, sometimes a turn left to time out
+    (three in a row forfeit). ``restart``: close and reopen the store after every step. Returns the pictures."""
+    clock, dice, rng = Clock(), SeededDice(seed), random.Random(seed)
+    service = await open_service(db, dice, clock)
+    await service.create(GUILD, CHANNEL, SEATS[0], game, options)
+    for seat in SEATS[1:]:
+        await service.join(CHANNEL, seat)
+    await service.start_game(CHANNEL, SEATS[0].id)
+    pictures = [picture(service)]
+    for step in range(steps):
+        table = service.by_channel.get(CHANNEL)
+        if table is None:
+            break
+        clock.now += 1
+        if rng.random() < 0.2:
+            clock.now = table.deadline + 1
+            assert await service.run_due() == 1
+        else:
+            seat = rng.choice(table.engine.to_act(table.state))
+            action = rng.choice(table.engine.legal_actions(table.state, seat))
+            await service.act(CHANNEL, table.seats[seat].id, action, f"i{step}", seen_version=table.version)
+        if restart:
+            await close_service(service)
+            service = await open_service(db, dice, clock)
+        pictures.append(picture(service))
+    rows = await service.store.fetch_all("SELECT state, status, version, meta FROM games")
+    await close_service(service)
+    return pictures, [tuple(r) for r in rows]
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [("pig", {"target": 60}), ("liar", {"mode": "lose_die"}), ("mythic", {}), ("mia", {}), ("mex", {})],
+)
+async def test_reopening_the_store_after_every_step_continues_exactly_as_an_uninterrupted_run(tmp_path, game, options):
+    steps = 3 * service_module.SNAPSHOT_EVERY + 5  # several snapshots, and a restart at every point between
+    reference, ref_rows = await play(tmp_path / "ref.sqlite3", game, options, 5, steps, restart=False)
+    restarted, rows = await play(tmp_path / "restarted.sqlite3", game, options, 5, steps, restart=True)
+    assert len(reference) > service_module.SNAPSHOT_EVERY
+    for i, (expected, got) in enumerate(zip(reference, restarted, strict=True)):
+        assert got == expected, f"step {i}"
+    assert rows == ref_rows  # the same snapshots were written
+
+
+async def test_a_move_is_one_insert_and_the_games_row_is_rewritten_only_every_few_moves(tmp_path):
+    service = await open_service(tmp_path / "t.sqlite3", ScriptedDice([2] * 200), Clock())
+    await service.create(GUILD, CHANNEL, SEATS[0], "pig", {"target": 500})
+    await service.join(CHANNEL, SEATS[1])
+    table = await service.start_game(CHANNEL, SEATS[0].id)
+    player = table.seats[table.state.current].id
+    for n in range(service_module.SNAPSHOT_EVERY + 3):
+        await service.act(CHANNEL, player, "roll")
+        row = await service.store.fetch_one("SELECT version FROM games")
+        expected = 1 + service_module.SNAPSHOT_EVERY if n + 2 > service_module.SNAPSHOT_EVERY else 1
+        assert row["version"] == expected, n
+    count = await service.store.fetch_one("SELECT COUNT(*), MAX(seq) FROM actions")
+    assert tuple(count) == (service_module.SNAPSHOT_EVERY + 4, table.version)
+    await close_service(service)
+
+
+async def test_a_cancelled_game_writes_its_last_state_and_version(tmp_path):
+    service = await open_service(tmp_path / "t.sqlite3", ScriptedDice([3, 4, 5]), Clock())
+    await service.create(GUILD, CHANNEL, SEATS[0], "pig", {})
+    await service.join(CHANNEL, SEATS[1])
+    table = await service.start_game(CHANNEL, SEATS[0].id)
+    player = table.seats[table.state.current].id
+    for _ in range(3):
+        await service.act(CHANNEL, player, "roll")
+    await service.cancel(CHANNEL, SEATS[0].id)
+    row = await service.store.fetch_one("SELECT state, version, status FROM games")
+    assert (row["state"], row["version"], row["status"]) == (table.engine.dumps(table.state), 4, "cancelled")
+    await close_service(service)
+
+
+async def test_a_database_written_before_the_log_restores_without_replaying(tmp_path, monkeypatch):
+    """Version-3 databases: a games row written with every move, actions without dice or deadline."""
+    ref_db, old_db = tmp_path / "ref.sqlite3", tmp_path / "old.sqlite3"
+    monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 1)  # the old write pattern: the row after every move
+    clock = Clock()
+    service = await open_service(ref_db, SeededDice(3), clock)
+    await service.create(GUILD, CHANNEL, SEATS[0], "liar", {})
+    await service.join(CHANNEL, SEATS[1])
+    table = await service.start_game(CHANNEL, SEATS[0].id)
+    for step in range(3):
+        seat = table.engine.to_act(table.state)[0]
+        await service.act(CHANNEL, table.seats[seat].id, table.engine.legal_actions(table.state, seat)[0], f"x{step}")
+    expected = picture(service)
+    games = [tuple(r) for r in await service.store.fetch_all(
+        "SELECT id, guild_id, channel_id, game, status, host_id, options, seats, state, version, message_id, meta,"
+        " created_at, updated_at FROM games")]
+    actions = [tuple(r) for r in await service.store.fetch_all(
+        "SELECT game_id, seq, seat, action, interaction_id, at FROM actions")]
+    deadlines = [tuple(r) for r in await service.store.fetch_all("SELECT game_id, due, version FROM deadlines")]
+    await close_service(service)
+
+    every = store_db._migrations()
+    monkeypatch.setattr(store_db, "_migrations", lambda: [m for m in every if m[0] <= 3])
+    old = await Store.open(old_db)
+    await old.write(
+        [("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", g) for g in games]
+        + [("INSERT INTO actions VALUES (?,?,?,?,?,?)", a) for a in actions]
+        + [("INSERT INTO deadlines VALUES (?,?,?)", d) for d in deadlines]
+    )
+    await old.close()
+    monkeypatch.setattr(store_db, "_migrations", lambda: every)
+
+    service = await open_service(old_db, SeededDice(99), clock)  # any draw would differ from SeededDice(3)'s
+    assert picture(service) == expected
+    assert (await service.store.fetch_one("SELECT COUNT(*) FROM actions WHERE dice IS NULL"))[0] == 4
+    await close_service(service)
+
+
+def test_recording_and_replaying_dice_serve_the_same_draws_and_refuse_any_other():
+    recorder = RecordingDice(SeededDice(8))
+    plain = SeededDice(8)
+    assert recorder.roll(3, 6) == plain.roll(3, 6)
+    assert recorder.sample(["a", "b", "c", "d"], 2) == plain.sample(["a", "b", "c", "d"], 2)
+    calls = recorder.take()
+    assert recorder.calls == [] and calls[0][:2] == ["r", 6] and calls[1][:2] == ["s", 4] and len(calls[1][2]) == 2
+    scripted = RecordingDice(ScriptedDice([5], samples=[[2, 0]]))
+    assert scripted.roll(1, 6) == [5] and scripted.sample("xyz", 2) == ["z", "x"]
+    assert scripted.take() == [["r", 6, [5]], ["s", 3, [2, 0]]]
+
+    replay = ReplayDice([["r", 6, [5]], ["s", 3, [2, 0]]])
+    assert replay.roll(1, 6) == [5] and replay.sample("xyz", 2) == ["z", "x"] and replay.exhausted
+    with pytest.raises(DiceExhausted):
+        replay.roll(1, 6)
+    with pytest.raises(ValueError):
+        ReplayDice([["r", 6, [5]]]).roll(1, 8)  # another die
+    with pytest.raises(ValueError):
+        ReplayDice([["r", 6, [5]]]).sample([1, 2, 3], 1)  # another kind of call
+    with pytest.raises(ValueError):
+        ReplayDice([["r", 6, [5, 6]]]).roll(1, 6)  # another count
+
+
+def test_every_engine_replays_its_own_record():
+    rng = random.Random(4)
+    for game in ("pig", "liar", "mythic", "mia", "mex"):
+        engine = get_engine(game)
+        recorder = RecordingDice(SeededDice(6))
+        state, _ = engine.new_game(3, engine.options({}), recorder)
+        replayed, _ = engine.new_game(3, engine.options({}), ReplayDice(recorder.take()))
+        for _ in range(40):
+            if engine.is_over(state):
+                break
+            assert engine.dumps(replayed) == engine.dumps(state)
+            seat = rng.choice(engine.to_act(state))
+            action = rng.choice(engine.legal_actions(state, seat))
+            state, _ = engine.apply(state, seat, action, recorder)
+            replayed, _ = engine.apply(replayed, seat, action, ReplayDice(recorder.take()))
+        assert engine.dumps(replayed) == engine.dumps(state)
