@@ -336,7 +336,7 @@ _IMMUTABLE = frozenset((int, str, bool, float, type(None)))  # one hash lookup, 
 
 
 def clone(value: Any) -> Any:
-    """A deep copy of engine state: JSON-like lists/dicts and (frozen or not) dataclasses.
+    """A deep copy of engine state: JSON-like lists/dicts, (frozen or not) dataclasses and ``__slots__`` classes.
 
     ``copy.deepcopy`` was most of an ``apply``'s time; state holds no cycles or shared parts, so a
     plain recursive copy that leaves immutables (scalars, tuples, frozen options) alone is enough.
@@ -354,5 +354,11 @@ def clone(value: Any) -> Any:
             return value
         copied = object.__new__(kind)
         copied.__dict__.update({k: v if type(v) in _IMMUTABLE else clone(v) for k, v in value.__dict__.items()})
+        return copied
+    slots = getattr(kind, "__slots__", None)
+    if type(slots) is tuple and not hasattr(value, "__dict__"):  # a lean engine state: a plain __slots__ class
+        copied = object.__new__(kind)
+        for name in slots:
+            setattr(copied, name, clone(getattr(value, name)))
         return copied
     raise TypeError(f"clone does not know how to copy {kind.__name__}")

@@ -9,9 +9,8 @@ the rules' ROUND_OVER is passed through inside ``apply``.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypedDict
 
 from bot.games.base import (
     JSON,
@@ -24,7 +23,6 @@ from bot.games.base import (
     Outcome,
     act,
     choice,
-    clone,
     whole,
 )
 from bot.games.dice import DiceSource
@@ -111,25 +109,122 @@ class MiaOptions(OptionsBase):
             raise InvalidOptions("stop_at_first_elimination", "not_true_false", value=stop)
 
 
-@dataclass
+_FIELDS = (
+    "options",
+    "lives",
+    "alive",
+    "round_starter",
+    "holder",
+    "phase",
+    "cup_dice",
+    "roller",
+    "looked",
+    "claim",
+    "claimant",
+    "claims",
+    "blind_streak",
+    "round",
+    "out",
+    "loser",
+    "winner",
+)  # also the order of the keys in ``to_json`` (stored states)
+
+
 class MiaState:
-    options: MiaOptions
-    lives: list[int]
-    alive: list[bool]
-    round_starter: int
-    holder: int  # the seat that must act now
-    phase: str = AWAIT_CLAIM
-    cup_dice: list[int] | None = None  # hidden until a reveal
-    roller: int | None = None  # who rolled the dice under the cup (a blind pass keeps the roller)
-    looked: bool = False  # whether the roller has seen them (the starter always has)
-    claim: int | None = None
-    claimant: int | None = None
-    claims: int = 0  # announcements this round; 1 means the holder is the first receiver
-    blind_streak: int = 0  # consecutive equal-value blind passes (loop guard)
-    round: int = 0
-    out: list[list[int]] = field(default_factory=list)  # eliminated seats, in groups, in order
-    loser: int | None = None  # the first eliminated seat (the seed's "loser")
-    winner: int | None = None
+    """One table's game. A ``__slots__`` class, copied shallowly per move: the lists (``lives``, ``alive``,
+    ``out``, ``cup_dice``) are never changed in place once a state is handed out, only replaced, so a new state
+    may share them with the old one."""
+
+    __slots__ = _FIELDS
+
+    def __init__(
+        self,
+        options: MiaOptions,
+        lives: list[int],
+        alive: list[bool],
+        round_starter: int,
+        holder: int,  # the seat that must act now
+        phase: str = AWAIT_CLAIM,
+        cup_dice: list[int] | None = None,  # hidden until a reveal
+        roller: int | None = None,  # who rolled the dice under the cup (a blind pass keeps the roller)
+        looked: bool = False,  # whether the roller has seen them (the starter always has)
+        claim: int | None = None,
+        claimant: int | None = None,
+        claims: int = 0,  # announcements this round; 1 means the holder is the first receiver
+        blind_streak: int = 0,  # consecutive equal-value blind passes (loop guard)
+        round: int = 0,  # noqa: A002 - the stored key
+        out: list[list[int]] | None = None,  # eliminated seats, in groups, in order
+        loser: int | None = None,  # the first eliminated seat (the seed's "loser")
+        winner: int | None = None,
+    ) -> None:
+        self.options = options
+        self.lives = lives
+        self.alive = alive
+        self.round_starter = round_starter
+        self.holder = holder
+        self.phase = phase
+        self.cup_dice = cup_dice
+        self.roller = roller
+        self.looked = looked
+        self.claim = claim
+        self.claimant = claimant
+        self.claims = claims
+        self.blind_streak = blind_streak
+        self.round = round
+        self.out = [] if out is None else out
+        self.loser = loser
+        self.winner = winner
+
+    def copy(self) -> MiaState:
+        """A shallow copy: what a move starts from (it replaces, never edits, the lists it changes)."""
+        new = object.__new__(MiaState)
+        new.options, new.lives, new.alive = self.options, self.lives, self.alive
+        new.round_starter, new.holder, new.phase = self.round_starter, self.holder, self.phase
+        new.cup_dice, new.roller, new.looked = self.cup_dice, self.roller, self.looked
+        new.claim, new.claimant, new.claims = self.claim, self.claimant, self.claims
+        new.blind_streak, new.round, new.out = self.blind_streak, self.round, self.out
+        new.loser, new.winner = self.loser, self.winner
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not MiaState:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaced
+
+    def __repr__(self) -> str:
+        return f"MiaState({', '.join(f'{name}={getattr(self, name)!r}' for name in _FIELDS)})"
+
+
+class _Moves(NamedTuple):
+    """Every legal-action list Mia can have under one ``doubles_order``, built once (module import)."""
+
+    ranks: dict[int, int]  # value -> rank (M-2)
+    claims: dict[int | None, tuple[Action, ...]]  # claim -> the claims above it (the roller has looked)
+    peek_claims: dict[int | None, tuple[Action, ...]]  # the same after a blind re-roll: peek first
+    respond_blind: dict[int | None, tuple[Action, ...]]  # claim -> challenge, roll, blind passes (equal too)
+    respond_guarded: dict[int | None, tuple[Action, ...]]  # the same under the loop guard (no equal pass)
+
+
+def _moves(order: str) -> _Moves:
+    ranks = {v: rank(v, order) for v in VALUES}
+    keys: list[int | None] = [None, *VALUES]
+    above = {c: values_above(c, order) for c in keys}
+    blind = {c: values_above(c, order, equal=True) for c in keys}
+    claims = {c: tuple(act("claim", v) for v in above[c]) for c in keys}
+    return _Moves(
+        ranks,
+        claims,
+        {c: (PEEK, *claims[c]) for c in keys},
+        {c: (CHALLENGE, ROLL, *(act("blind_pass", v) for v in blind[c])) for c in keys},
+        {c: (CHALLENGE, ROLL, *(act("blind_pass", v) for v in blind[c] if v != c)) for c in keys},
+    )
+
+
+MOVES = {order: _moves(order) for order in ("ones_high", "sixes_high")}
+RESPONSES = (CHALLENGE, ROLL)
+MIA_RESPONSES = (GIVE_UP, CHALLENGE_MIA)
 
 
 class MiaView(TypedDict):
@@ -181,14 +276,23 @@ class Mia(Engine[MiaState, MiaOptions]):
     def legal_actions(self, state: MiaState, player: int) -> list[Action]:
         if state.phase == GAME_OVER or player != state.holder:
             return []
-        order = state.options.doubles_order
-        if state.phase == AWAIT_CLAIM:
-            peek = [] if state.looked else [PEEK]
-            return peek + [act("claim", v) for v in values_above(state.claim, order)]
-        if state.phase == AWAIT_MIA_RESPONSE:
-            return [GIVE_UP, CHALLENGE_MIA]
-        blind = [act("blind_pass", v) for v in self._blind_values(state)]
-        return [CHALLENGE, ROLL, *blind]
+        return list(self._legal(state))
+
+    @staticmethod
+    def _legal(s: MiaState) -> tuple[Action, ...]:
+        """The holder's legal actions in an unfinished game: one of the prebuilt tuples in ``MOVES``."""
+        phase = s.phase
+        if phase == AWAIT_CLAIM:
+            moves = MOVES[s.options.doubles_order]
+            return (moves.claims if s.looked else moves.peek_claims)[s.claim]
+        if phase == AWAIT_MIA_RESPONSE:
+            return MIA_RESPONSES
+        mode = s.options.blind_pass
+        if mode == "off" or (mode == "first_receiver" and s.claims != 1):
+            return RESPONSES
+        moves = MOVES[s.options.doubles_order]
+        guarded = s.blind_streak >= sum(s.alive) - 1  # _loop_guarded
+        return (moves.respond_guarded if guarded else moves.respond_blind)[s.claim]
 
     def _blind_values(self, s: MiaState) -> list[int]:
         """Legal blind-pass announcements (D-M3): none if the variant is off or the holder may not use it."""
@@ -206,9 +310,14 @@ class Mia(Engine[MiaState, MiaOptions]):
     # ----- moves -------------------------------------------------------------------------------
 
     def apply(self, state: MiaState, player: int, action: Action, dice: DiceSource) -> tuple[MiaState, list[Event]]:
-        self.check_turn(state, player)
-        self._check(state, action)
-        s = clone(state)
+        # check_turn, inline (the game is over exactly in GAME_OVER; the holder is the one seat to act)
+        if state.phase == GAME_OVER:
+            raise IllegalMove("game_over")
+        if player != state.holder:
+            raise IllegalMove("not_your_turn")
+        if action not in self._legal(state) or (action.args and type(action.args[0]) is not int):
+            self._check(state, action)  # the most specific refusal (a legal move spelt oddly, e.g. 53.0, too)
+        s = state.copy()
         name = action.name
         if name == "claim":
             return s, self._claim(s, player, int(action.args[0]), dice, blind=False)
@@ -321,13 +430,12 @@ class Mia(Engine[MiaState, MiaOptions]):
     def _resolve(self, s: MiaState, losses: Losses, dice: DiceSource, challenger: int | None) -> list[Event]:
         """Apply life losses (M-8: floored at 0), eliminations, then the game end or the next round (M-7)."""
         events: list[Event] = []
+        lives = s.lives = list(s.lives)  # replaced, not edited: the previous state shares the old list
         for p, penalty, reason in losses:
-            lost = min(penalty, s.lives[p])
-            s.lives[p] -= lost
+            lost = min(penalty, lives[p])
+            lives[p] -= lost
             events.append(
-                Event(
-                    "life_lost", {"player": p, "lost": lost, "penalty": penalty, "lives": s.lives[p], "reason": reason}
-                )
+                Event("life_lost", {"player": p, "lost": lost, "penalty": penalty, "lives": lives[p], "reason": reason})
             )
         fallen = [p for p, _, _ in losses if s.alive[p] and s.lives[p] == 0]
         events += self._eliminate(s, fallen)
@@ -338,15 +446,17 @@ class Mia(Engine[MiaState, MiaOptions]):
         return events + self._start_round(s, starter, dice)
 
     def _eliminate(self, s: MiaState, fallen: list[int], reason: str = "lives") -> list[Event]:
+        if not fallen:
+            return []
         events = []
+        s.alive = list(s.alive)  # replaced, not edited (see MiaState)
         for p in fallen:
             s.alive[p] = False
             first = s.loser is None
             if first:
                 s.loser = p  # simultaneous eliminations: the first seat left of the announcer
             events.append(Event("eliminated", {"player": p, "first": first, "reason": reason}))
-        if fallen:
-            s.out.append(sorted(fallen))
+        s.out = [*s.out, sorted(fallen)]
         return events
 
     def _finished(self, s: MiaState, fallen: list[int]) -> bool:
@@ -414,7 +524,7 @@ class Mia(Engine[MiaState, MiaOptions]):
 
     @staticmethod
     def _rank(s: MiaState, value: int) -> int:
-        return rank(value, s.options.doubles_order)
+        return MOVES[s.options.doubles_order].ranks[value]
 
     @staticmethod
     def _dice_event(s: MiaState, player: int) -> Event:
@@ -425,7 +535,8 @@ class Mia(Engine[MiaState, MiaOptions]):
     def _reveal_event(s: MiaState) -> Event:
         assert s.cup_dice is not None and s.claim is not None
         actual = value_of(s.cup_dice)
-        truthful = rank(actual, s.options.doubles_order) >= rank(s.claim, s.options.doubles_order)
+        ranks = MOVES[s.options.doubles_order].ranks
+        truthful = ranks[actual] >= ranks[s.claim]
         return Event(
             "reveal",
             {"dice": list(s.cup_dice), "value": actual, "claim": s.claim, "claimant": s.claimant, "truthful": truthful},
@@ -477,15 +588,16 @@ class Mia(Engine[MiaState, MiaOptions]):
     def timeout(self, state: MiaState, player: int, dice: DiceSource) -> tuple[MiaState, list[Event]]:
         """D-M9: whoever is to act concedes 1 life without a reveal; the next round starts per M-7."""
         self.check_turn(state, player)
-        s = clone(state)
+        s = state.copy()
         events = [Event("timeout", {"player": player, "phase": s.phase})]
         return s, events + self._resolve(s, [(player, 1, "timeout")], dice, challenger=None)
 
     def forfeit(self, state: MiaState, player: int, dice: DiceSource) -> tuple[MiaState, list[Event]]:
         """Leaving eliminates at once. A round the leaver is part of (to act, or responsible) is void."""
-        s = clone(state)
+        s = state.copy()
         if s.phase == GAME_OVER or not s.alive[player]:
             return s, []
+        s.lives = list(s.lives)  # replaced, not edited (see MiaState)
         lost, s.lives[player] = s.lives[player], 0
         events = [Event("forfeit", {"player": player, "lost": lost})]
         events += self._eliminate(s, [player], reason="forfeit")
@@ -497,15 +609,33 @@ class Mia(Engine[MiaState, MiaOptions]):
         return s, events
 
     def scramble(self, state: MiaState, player: int, dice: DiceSource) -> MiaState:
-        s = clone(state)
+        s = state.copy()
         if s.cup_dice is not None and not self._sees_dice(s, player):
             s.cup_dice = dice.roll(2, 6)
         return s
 
     def to_json(self, state: MiaState) -> JSON:
-        data = {f.name: clone(getattr(state, f.name)) for f in dataclasses.fields(state)}
-        data["options"] = state.options.to_dict()
-        return data
+        # The keys in _FIELDS order, as the dataclass this state was wrote them: stored states stay byte-identical.
+        s = state
+        return {
+            "options": s.options.to_dict(),
+            "lives": list(s.lives),
+            "alive": list(s.alive),
+            "round_starter": s.round_starter,
+            "holder": s.holder,
+            "phase": s.phase,
+            "cup_dice": None if s.cup_dice is None else list(s.cup_dice),
+            "roller": s.roller,
+            "looked": s.looked,
+            "claim": s.claim,
+            "claimant": s.claimant,
+            "claims": s.claims,
+            "blind_streak": s.blind_streak,
+            "round": s.round,
+            "out": [list(group) for group in s.out],
+            "loser": s.loser,
+            "winner": s.winner,
+        }
 
     def from_json(self, data: JSON) -> MiaState:
         data = dict(data)
