@@ -247,6 +247,10 @@ class MythicOptions(OptionsBase):
 
 @dataclass
 class MythicState:
+    """One game. Updated by replacement: ``apply`` makes a shallow copy and gives it new lists only where the
+    move changes them, so a state shares its unchanged lists with the state it came from. Nothing may change a
+    list in place once the state is handed out (the engine never does; callers never did)."""
+
     options: MythicOptions
     players: int
     hands_total: int
@@ -270,38 +274,59 @@ class MythicState:
     forfeited: list[int] = field(default_factory=list)
 
 
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(MythicState) if f.name != "options")
+_new_state = object.__new__
+
+
+def _successor(state: MythicState) -> MythicState:
+    """A shallow copy to update by replacement (a deep copy was two thirds of an ``apply``)."""
+    s: MythicState = _new_state(MythicState)
+    s.__dict__.update(state.__dict__)
+    return s
+
+
 def _fields(state: MythicState) -> JSON:
-    return {f.name: getattr(state, f.name) for f in dataclasses.fields(state) if f.name != "options"}
+    return {name: getattr(state, name) for name in _FIELD_NAMES}
 
 
 # --- pure rules -----------------------------------------------------------------------------
+
+_SPECIAL_SET = frozenset(SPECIALS)
+_COLOUR_SET = frozenset(COLOURS)
+_VALUE = {face: face_value(face) for faces in FACES.values() for face in faces}
+# Every move as one constant: a legal-move list is then a list of references, not of new tuples.
+_BIDS = tuple(tuple(Action("bid", (b,)) for b in range(h + 1)) for h in range(13))  # hands are 1..12
+_PLAYS = tuple(Action("play", (d,)) for d in range(7 * 12))  # a bag holds at most 7 types x 12 dice
 
 
 def trick_suit(rolls: list[JSON], options: MythicOptions) -> str | None:
     """MD-L1: the colour of the first number die rolled (die type, not face)."""
     if not rolls:
         return None
-    if options.special_lead_sets_no_suit and rolls[0]["type"] in SPECIALS:
+    if options.special_lead_sets_no_suit and rolls[0]["type"] in _SPECIAL_SET:
         return None
     for r in rolls:
-        if r["type"] in COLOURS:
+        if r["type"] in _COLOUR_SET:
             return r["type"]
     return None
 
 
 def legal_dice(hand: list[int], rolls: list[JSON], options: MythicOptions) -> list[int]:
     """MD-L2/L3: the die ids of ``hand`` that may be played to a trick with ``rolls``."""
-    types = bag_types(options.dice_set)
     suit = trick_suit(rolls, options)
-    if suit is None or all(types[d] != suit for d in hand):
+    if suit is None:
         return list(hand)
-    return [d for d in hand if types[d] == suit or types[d] in SPECIALS]
+    types = bag_types(options.dice_set)
+    kinds = [types[d] for d in hand]
+    if suit not in kinds:
+        return list(hand)
+    return [d for d, kind in zip(hand, kinds, strict=True) if kind == suit or kind in _SPECIAL_SET]
 
 
 def trick_winner(rolls: list[JSON], options: MythicOptions) -> int | None:
     """MD-R1..R3: the index (into ``rolls``) of the winning roll, or None (``all_flags=nobody``)."""
     later = options.same_special_tie == "later"
-    specials = [(i, r["face"]) for i, r in enumerate(rolls) if r["face"] in SPECIALS]
+    specials = [(i, r["face"]) for i, r in enumerate(rolls) if r["face"] in _SPECIAL_SET]
     if specials:
         if options.three_way == "sequential":
             best_i, best = specials[0]
@@ -319,7 +344,7 @@ def trick_winner(rolls: list[JSON], options: MythicOptions) -> int | None:
             kind = "mermaid"
         same = [i for i, face in specials if face == kind]
         return same[-1] if later else same[0]
-    numbers = [(face_value(r["face"]) or 0, i) for i, r in enumerate(rolls)]
+    numbers = [(_VALUE[r["face"]] or 0, i) for i, r in enumerate(rolls)]
     best_value = max((v for v, _ in numbers), default=0)
     if best_value > 0:
         return max(i for v, i in numbers if v == best_value)  # ties: the later roller
@@ -357,6 +382,11 @@ def hand_score(bid: int, won: list[JSON], hand_no: int, options: MythicOptions) 
     return 20 * bid, bonus
 
 
+def _copies(rolls: list[JSON]) -> list[JSON]:
+    """Rolls for an event or a view: their own dicts, so no reader can reach the state's."""
+    return [r.copy() for r in rolls]
+
+
 # --- the engine -----------------------------------------------------------------------------
 
 
@@ -392,11 +422,13 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         """Deal hand ``s.hand_no`` (MD-2) in place and open the bidding. Tests use it to jump to a hand."""
         n, h = s.players, s.hand_no
         seats = self._live(s)
-        bag = list(range(len(bag_types(s.options.dice_set))))
-        drawn = dice.sample(bag, h * len(seats))  # one draw without replacement, split in seat order
-        s.hands = [[] for _ in range(n)]
+        types = bag_types(s.options.dice_set)
+        # one draw without replacement, split in seat order
+        drawn = dice.sample(list(range(len(types))), h * len(seats))
+        hands: list[list[int]] = [[] for _ in range(n)]
         for k, seat in enumerate(seats):
-            s.hands[seat] = sorted(drawn[k * h : (k + 1) * h])
+            hands[seat] = sorted(drawn[k * h : (k + 1) * h])
+        s.hands = hands
         s.phase = "bidding"
         s.bids = [None] * n
         s.revealed = False
@@ -411,10 +443,9 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
             s.leader = self._next_live(s, (s.start_player + h - 1) % n, include=True)
         else:
             s.leader = self._next_live(s, s.leader, include=True)  # the last trick's winner
-        types = bag_types(s.options.dice_set)
         events = [Event("hand_started", {"hand": h, "hands": s.hands_total, "dice": h, "leader": s.leader})]
         for seat in seats:
-            dealt = [{"id": d, "type": types[d]} for d in s.hands[seat]]
+            dealt = [{"id": d, "type": types[d]} for d in hands[seat]]
             events.append(Event("deal", {"hand": h, "dice": dealt}, to=seat))
         return events
 
@@ -432,59 +463,78 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
                 return p
         return seat
 
+    @staticmethod
+    def _waiting(s: MythicState) -> list[int]:
+        """The live seats still to bid, in seat order."""
+        active, bids = s.active, s.bids
+        return [p for p in range(s.players) if active[p] and bids[p] is None]
+
     def to_act(self, state: MythicState) -> tuple[int, ...]:
-        if state.phase == "bidding":
-            return tuple(p for p in self._live(state) if state.bids[p] is None)
-        if state.phase == "playing" and state.current is not None:
-            return (state.current,)
+        phase = state.phase
+        if phase == "playing":
+            return () if state.current is None else (state.current,)
+        if phase == "bidding":
+            return tuple(self._waiting(state))
         return ()
 
     def legal_actions(self, state: MythicState, player: int) -> list[Action]:
-        if player not in self.to_act(state):
+        phase = state.phase
+        if phase == "playing":
+            if state.current is None or player != state.current:
+                return []
+            return [_PLAYS[d] for d in legal_dice(state.hands[player], state.trick, state.options)]
+        if phase != "bidding" or player not in self.to_act(state):
             return []
-        if state.phase == "bidding":
-            return [act("bid", b) for b in range(state.hand_no + 1)]
-        return [act("play", d) for d in legal_dice(state.hands[player], state.trick, state.options)]
+        h = state.hand_no
+        return list(_BIDS[h]) if h < len(_BIDS) else [Action("bid", (b,)) for b in range(h + 1)]
 
     # -- moves --
 
     def apply(
         self, state: MythicState, player: int, action: Action, dice: DiceSource
     ) -> tuple[MythicState, list[Event]]:
-        if state.phase == "over":
+        # The checks, in order, of every refusal; nothing is copied or changed before they pass.
+        phase = state.phase
+        if phase == "over":
             raise IllegalMove("game_over")
-        if action.name not in ("bid", "play"):
+        name, args = action.name, action.args
+        if name != "bid" and name != "play":
             raise IllegalMove("illegal_action", action=str(action))
         if not (isinstance(player, int) and 0 <= player < state.players and state.active[player]):
             raise IllegalMove("not_your_turn")
-        if len(action.args) != 1 or not isinstance(action.args[0], int):
+        if len(args) != 1 or not isinstance(args[0], int):
             raise IllegalMove("bad_action", action=str(action))
-        if action.name == "bid":
-            bid = action.args[0]
-            if state.phase != "bidding":
+        if name == "bid":
+            bid = args[0]
+            if phase != "bidding":
                 raise IllegalMove("bidding_closed")
             if state.bids[player] is not None:
                 raise IllegalMove("already_bid")
             if not 0 <= bid <= state.hand_no:
                 raise IllegalMove("bid_out_of_range", bid=bid, lo=0, hi=state.hand_no)
-            s = clone(state)
+            s = _successor(state)
             return s, self._bid(s, player, bid)
-        die = action.args[0]
-        if state.phase == "bidding":
+        die = args[0]
+        if phase == "bidding":
             raise IllegalMove("still_bidding")
         if player != state.current:
             raise IllegalMove("not_your_turn")
-        if die not in state.hands[player]:
+        hand = state.hands[player]
+        if die not in hand:
             raise IllegalMove("die_not_in_hand", die=die)
-        if die not in legal_dice(state.hands[player], state.trick, state.options):
-            suit = trick_suit(state.trick, state.options)
-            raise IllegalMove("must_follow_colour", colour=suit, die=die)
-        s = clone(state)
-        return s, self._play(s, player, die, dice)
+        suit = trick_suit(state.trick, state.options)
+        if suit is not None:
+            types = bag_types(state.options.dice_set)
+            kind = types[die]
+            if kind != suit and kind not in _SPECIAL_SET and any(types[d] == suit for d in hand):
+                raise IllegalMove("must_follow_colour", colour=suit, die=die)
+        s = _successor(state)
+        return s, self._play(s, player, die, suit, dice)
 
     def _bid(self, s: MythicState, player: int, bid: int) -> list[Event]:
-        s.bids[player] = bid
-        waiting = list(self.to_act(s))
+        s.bids = bids = s.bids.copy()
+        bids[player] = bid
+        waiting = self._waiting(s)
         events = [Event("bid_placed", {"player": player, "waiting": waiting})]
         if not waiting:
             events += self._reveal(s)
@@ -496,79 +546,91 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         s.current = s.leader
         return [Event("bids_revealed", {"hand": s.hand_no, "bids": list(s.bids), "leader": s.leader})]
 
-    def _play(self, s: MythicState, player: int, die: int, dice: DiceSource) -> list[Event]:
+    def _play(self, s: MythicState, player: int, die: int, suit: str | None, dice: DiceSource) -> list[Event]:
+        """``player`` rolls ``die`` (checked legal) into a trick whose suit so far is ``suit``."""
         kind = bag_types(s.options.dice_set)[die]
         roll = dice.roll(1, 6)[0]  # MD-L4: rolled only now
         face = FACES[kind][roll - 1]
-        s.hands[player].remove(die)
-        s.trick.append({"player": player, "die": die, "type": kind, "face": face})
+        s.hands = hands = s.hands.copy()
+        hands[player] = hand = hands[player].copy()
+        hand.remove(die)
+        s.trick = trick = [*s.trick, {"player": player, "die": die, "type": kind, "face": face}]
+        if suit is None and kind in _COLOUR_SET:
+            suit = trick_suit(trick, s.options)  # this die may set it (unless a special lead means no suit)
         data = {
             "player": player,
             "die": die,
             "type": kind,
             "roll": roll,
             "face": face,
-            "value": face_value(face),
-            "suit": trick_suit(s.trick, s.options),
+            "value": _VALUE[face],
+            "suit": suit,
             "trick": s.trick_no + 1,
         }
-        return [Event("played", data)] + self._advance(s, dice)
+        return [Event("played", data), *self._advance(s, dice)]
 
     def _advance(self, s: MythicState, dice: DiceSource) -> list[Event]:
         """After a roll or a withdrawal: next roller, or resolve the trick (and maybe the hand)."""
-        rolled = {r["player"] for r in s.trick}
-        live = self._live(s)
-        if not s.trick:
+        trick = s.trick
+        if not trick:
             s.current = s.leader
             return []
-        if not all(p in rolled for p in live):
-            p = s.trick[-1]["player"]
+        active = s.active
+        # Each live seat rolls once and a leaver's roll is withdrawn, so the rollers are live seats, all distinct:
+        # everyone has rolled exactly when the trick holds as many rolls as there are live seats.
+        if len(trick) < active.count(True):
+            rolled = {r["player"] for r in trick}
+            p = trick[-1]["player"]
             while True:
                 p = (p + 1) % s.players
-                if s.active[p] and p not in rolled:
+                if active[p] and p not in rolled:
                     s.current = p
                     return []
         return self._resolve(s, dice)
 
     def _resolve(self, s: MythicState, dice: DiceSource) -> list[Event]:
-        rolls = s.trick
+        rolls = s.trick  # this list is new to ``s`` (made by _play or forfeit), so the won pile may keep it
         s.trick = []
         s.trick_no += 1
         idx = trick_winner(rolls, s.options)
         if idx is None:  # all_flags=nobody: discarded, the same leader leads again
             s.discarded += 1
-            s.last_trick = {"trick": s.trick_no, "rolls": clone(rolls), "winner": None}
-            events = [Event("trick_discarded", {"trick": s.trick_no, "leader": s.leader, "rolls": clone(rolls)})]
+            s.last_trick = {"trick": s.trick_no, "rolls": rolls, "winner": None}
+            events = [Event("trick_discarded", {"trick": s.trick_no, "leader": s.leader, "rolls": _copies(rolls)})]
         else:
             win = rolls[idx]
             winner = win["player"]
-            s.tricks[winner] += 1
-            s.won[winner].append({"rolls": rolls, "win": idx})
+            s.tricks = tricks = s.tricks.copy()
+            tricks[winner] += 1
+            s.won = won = s.won.copy()
+            won[winner] = [*won[winner], {"rolls": rolls, "win": idx}]
             s.leader = winner
-            s.last_trick = {"trick": s.trick_no, "rolls": clone(rolls), "winner": winner}
+            s.last_trick = {"trick": s.trick_no, "rolls": rolls, "winner": winner}
             data = {
                 "player": winner,
                 "trick": s.trick_no,
                 "die": win["die"],
                 "type": win["type"],
                 "face": win["face"],
-                "rolls": clone(rolls),
-                "tricks": list(s.tricks),
+                "rolls": _copies(rolls),
+                "tricks": list(tricks),
             }
             events = [Event("trick_won", data)]
-        if any(s.hands[p] for p in self._live(s)):
+        if any(s.hands):  # a leaver's hand is empty, so this asks whether a live seat has dice left
             s.current = s.leader
             return events
         return events + self._score_hand(s, dice)
 
     def _score_hand(self, s: MythicState, dice: DiceSource) -> list[Event]:
         rows = []
+        s.scores = scores = s.scores.copy()
+        s.exact_bids = exact_bids = s.exact_bids.copy()
         for p in self._live(s):
             bid = s.bids[p]
             assert bid is not None
             base, bonus = hand_score(bid, s.won[p], s.hand_no, s.options)
-            s.scores[p] += base + bonus
-            s.exact_bids[p] += int(bid == s.tricks[p])
+            scores[p] += base + bonus
+            exact_bids[p] += int(bid == s.tricks[p])
             rows.append(
                 {
                     "player": p,
@@ -577,13 +639,13 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
                     "base": base,
                     "bonus": bonus,
                     "score": base + bonus,
-                    "total": s.scores[p],
+                    "total": scores[p],
                 }
             )
         events = [
             Event(
                 "hand_scored",
-                {"hand": s.hand_no, "rows": rows, "totals": list(s.scores), "discarded": s.discarded},
+                {"hand": s.hand_no, "rows": rows, "totals": list(scores), "discarded": s.discarded},
             )
         ]
         s.current = None
@@ -625,7 +687,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         return s, [Event("timeout", {"player": player})] + events
 
     def forfeit(self, state: MythicState, player: int, dice: DiceSource) -> tuple[MythicState, list[Event]]:
-        s = clone(state)
+        s = clone(state)  # rare: a deep copy, changed in place below
         if s.phase == "over" or not 0 <= player < s.players or not s.active[player]:
             return s, []
         s.active[player] = False
@@ -667,6 +729,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         types = bag_types(state.options.dice_set)
         mine = state.hands[player] if player is not None and 0 <= player < state.players else []
         outcome = self.outcome(state)
+        last = state.last_trick
         view: MythicView = {
             "game": self.name,
             "you": player,
@@ -689,10 +752,10 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
             "tricks": list(state.tricks),
             "trick_no": state.trick_no,
             "discarded": state.discarded,
-            "trick": clone(state.trick),
+            "trick": cast(list[MythicRoll], _copies(state.trick)),
             "suit": trick_suit(state.trick, state.options),
             "captured": [[cast(MythicRoll, dict(r)) for t in won for r in t["rolls"]] for won in state.won],
-            "last_trick": clone(state.last_trick),
+            "last_trick": None if last is None else {**last, "rolls": _copies(last["rolls"])},
             "your_dice": [{"id": d, "type": types[d]} for d in mine],
             "legal": [a.encode() for a in self.legal_actions(state, player)] if player is not None else [],
             # anyone's: the bids open to the seats still to bid, so no renderer re-derives the bid range
@@ -742,6 +805,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
     # -- persistence --
 
     def to_json(self, state: MythicState) -> JSON:
+        # A deep copy: states share lists with each other, a caller's JSON shares nothing with any state.
         return {"options": state.options.to_dict(), **clone(_fields(state))}
 
     def from_json(self, data: JSON) -> MythicState:
