@@ -5,12 +5,19 @@ migrations, the group commit) is queued to that thread in order and answered thr
 so the event loop never blocks on SQLite. Every write goes through one writer task: whatever is pending
 when it wakes is committed in a single transaction, so a thousand tables acting at once cost one fsync,
 not a thousand awaits.
+
+Durability (``DICETAVERN_DURABILITY``, read when the store is opened): ``full`` (the default) runs WAL with
+``synchronous=FULL``: the WAL is fsynced at every commit, so once a write is answered it survives a power loss
+or an OS crash; a group-commit batch costs one fsync, paid before any write in it is answered. ``fast`` runs
+``synchronous=NORMAL``: no fsync at commit (only at checkpoints), so a power loss or OS crash may lose the last
+answered writes; a crash of the process alone loses nothing in either mode (the WAL is in the OS's hands).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -23,6 +30,17 @@ log = logging.getLogger(__name__)
 
 Statement = tuple[str, Sequence[Any]]
 T = TypeVar("T")
+
+DURABILITY_ENV = "DICETAVERN_DURABILITY"
+SYNCHRONOUS = {"full": "FULL", "fast": "NORMAL"}  # durability setting -> SQLite's synchronous pragma
+
+
+def durability_setting(value: str | None = None) -> str:
+    """``value`` or the environment's setting: ``full`` (the default) or ``fast``; anything else is refused."""
+    chosen = (value if value is not None else os.environ.get(DURABILITY_ENV, "")).strip().lower() or "full"
+    if chosen not in SYNCHRONOUS:
+        raise ValueError(f"{DURABILITY_ENV} must be one of {', '.join(SYNCHRONOUS)}, not {chosen!r}")
+    return chosen
 
 
 def _migrations() -> list[tuple[int, str]]:
@@ -79,10 +97,11 @@ class _SQLiteThread:
 class Store:
     """One SQLite database. Reads go straight through; writes are group-committed."""
 
-    def __init__(self, thread: _SQLiteThread, conn: sqlite3.Connection, path: str) -> None:
+    def __init__(self, thread: _SQLiteThread, conn: sqlite3.Connection, path: str, durability: str = "full") -> None:
         self._thread = thread
         self._conn: sqlite3.Connection | None = conn  # used on its own thread only
         self.path = path
+        self.durability = durability
         # The next transaction's writes, in arrival order, each with the future its writer awaits.
         self._pending: list[tuple[list[Statement], asyncio.Future[list[int | None]]]] = []
         self._wake = asyncio.Event()
@@ -91,17 +110,19 @@ class Store:
         self.batches = 0  # transactions committed (benchmarks report it)
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, durability: str | None = None) -> Store:
+        """``durability``: ``full`` or ``fast`` (see the module's notes); None reads ``DICETAVERN_DURABILITY``."""
         path = str(path)
+        durability = durability_setting(durability)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         thread = _SQLiteThread()
         try:
-            conn = await thread.call(_connect, path)
+            conn = await thread.call(_connect, path, SYNCHRONOUS[durability])
         except BaseException:
             thread.stop()
             raise
-        store = cls(thread, conn, path)
+        store = cls(thread, conn, path, durability)
         try:
             await thread.call(_migrate, conn)
         except BaseException:
@@ -185,13 +206,13 @@ class Store:
 # -- run on the store's thread ----------------------------------------------------------------
 
 
-def _connect(path: str) -> sqlite3.Connection:
+def _connect(path: str, synchronous: str = "FULL") -> sqlite3.Connection:
     # isolation_level=None: no implicit transactions; the group commit and migrations BEGIN themselves.
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at checkpoints, no torn DB
+        conn.execute(f"PRAGMA synchronous={synchronous}")  # WAL + FULL: the WAL is fsynced at every commit
         conn.execute("PRAGMA busy_timeout=5000")
         conn.execute("PRAGMA foreign_keys=ON")
     except BaseException:

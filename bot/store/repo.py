@@ -277,3 +277,30 @@ async def turn_starts(store: Store) -> dict[int, float]:
         " WHERE g.status = 'running'"
     )
     return {r[0]: r[1] for r in rows}
+
+
+# -- retention ------------------------------------------------------------------------------
+
+
+async def games_to_compact(store: Store, before: float, limit: int) -> list[int]:
+    """Up to ``limit`` finished or cancelled games last changed before ``before`` and not compacted yet."""
+    rows = await store.fetch_all(
+        "SELECT id FROM games WHERE status IN ('finished', 'cancelled') AND record IS NULL AND updated_at < ?"
+        " ORDER BY updated_at LIMIT ?",
+        (before, limit),
+    )
+    return [r[0] for r in rows]
+
+
+def compact_game(game_id: int) -> list[Statement]:
+    """Keep what verifies the game (its moves with their dice, ``record``: [[seq, seat, action, dice], ...]), the
+    row (options, seats, final state) and its results; drop the per-move rows and the public log."""
+    return [
+        (
+            "UPDATE games SET record = (SELECT json_group_array(json_array(seq, seat, action, json(dice)))"
+            " FROM (SELECT seq, seat, action, dice FROM actions WHERE game_id = ?1 ORDER BY seq)),"
+            " meta = json_remove(meta, '$.log') WHERE id = ?1",
+            (game_id,),
+        ),
+        ("DELETE FROM actions WHERE game_id = ?", (game_id,)),
+    ]

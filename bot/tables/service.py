@@ -36,6 +36,7 @@ from bot.store import Store, repo
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
 from bot.tables.model import SEEN, Seat, Table, TableError
+from bot.tables.retention import Retention, compact_expired, retention_days
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,10 @@ class TableService:
         run_dispatcher: bool = True,
         bot_delay: tuple[float, float] = (0.8, 2.5),
         auto_bots: bool = True,
+        retention: float | None = None,
     ) -> None:
+        """``retention``: days a finished game keeps its per-move rows (None: ``DICETAVERN_RETENTION_DAYS``, 90;
+        0: forever); compacted by a background task that runs with the dispatcher (``run_dispatcher``)."""
         self.store = store
         self.dice = dice
         self._recorder = RecordingDice(dice)  # wraps self.dice for each engine call (see _draw)
@@ -105,6 +109,7 @@ class TableService:
         # auto_bots False: the caller moves computer players itself (terminal play)
         self.computers = Computers(self, bot_delay, auto_bots)
         self.presenter = presenter or NullPresenter()
+        self.retention = Retention(store, clock, retention_days(retention))
 
     @property
     def presenter(self) -> Presenter:
@@ -133,6 +138,7 @@ class TableService:
             await self._restore()
         if self._run_dispatcher:
             self.deadlines.start()
+            self.retention.start()  # its first pass runs now, beside the start-up, not before it
         for table in self.by_id.values():
             self.computers.schedule(table)
         return list(self.by_id.values())
@@ -213,6 +219,7 @@ class TableService:
     async def stop(self) -> None:
         """Stop firing deadlines and wait for in-flight actions to finish."""
         await self.deadlines.stop()
+        await self.retention.stop()
         await self.computers.stop()
         for table in list(self.by_id.values()):
             async with table.lock:
@@ -636,6 +643,12 @@ class TableService:
                 )
             place += len(group)
         return statements
+
+    # -- retention ----------------------------------------------------------------------------
+
+    async def compact(self, now: float | None = None) -> int:
+        """Compact the games past the retention period at ``now`` (the clock's time by default); how many."""
+        return await compact_expired(self.store, self.clock() if now is None else now, self.retention.days)
 
     # -- deadlines ----------------------------------------------------------------------------
 

@@ -104,3 +104,20 @@ def test_the_store_needs_no_aiosqlite_and_an_unclosed_store_does_not_keep_the_pr
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "1"
+
+
+async def test_durability_is_full_by_default_and_fast_relaxes_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("DICETAVERN_DURABILITY", raising=False)
+    store = await Store.open(tmp_path / "a.sqlite3")
+    assert (store.durability, (await store.fetch_one("PRAGMA synchronous"))[0]) == ("full", 2)  # 2: FULL
+    await store.close()
+    monkeypatch.setenv("DICETAVERN_DURABILITY", "fast")
+    store = await Store.open(tmp_path / "b.sqlite3")
+    assert (store.durability, (await store.fetch_one("PRAGMA synchronous"))[0]) == ("fast", 1)  # 1: NORMAL
+    await store.close()
+    store = await Store.open(tmp_path / "c.sqlite3", durability="full")  # an explicit choice wins
+    assert (await store.fetch_one("PRAGMA synchronous"))[0] == 2
+    await store.close()
+    monkeypatch.setenv("DICETAVERN_DURABILITY", "sometimes")
+    with pytest.raises(ValueError, match="DICETAVERN_DURABILITY"):
+        await Store.open(tmp_path / "d.sqlite3")
