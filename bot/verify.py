@@ -55,14 +55,15 @@ def build_export(
     game: str,
     options: dict[str, Any],
     players: Sequence[str],
-    moves: Sequence[tuple[int, int | None, str, Calls | None, float]],
+    moves: Sequence[tuple[int, int | None, str, Calls | None, float | None]],
     commitment: str,
     server_seed: str,
     client_seed: str,
     outcome: Outcome | None,
     game_id: int | None = None,
 ) -> dict[str, Any]:
-    """A finished game as an export (version 1). ``moves``: (seq, seat, action text, dice calls or None, time)."""
+    """A finished game as an export (version 1). ``moves``: (seq, seat, action text, dice calls or None, time or
+    None), e.g. the game's ``actions`` rows, or ``games.record`` of a compacted game (no times)."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -257,7 +258,7 @@ _MOVE_FIELDS: dict[str, tuple[type, ...]] = {
     "seat": (int, type(None)),
     "action": (str,),
     "dice": (list, type(None)),
-    "at": (int, float),
+    "at": (int, float, type(None)),  # None: the game was compacted (games.record keeps no times)
 }
 
 

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import bot.games.fair as fair_module
-from bot.games import available_games, get_engine
+from bot.games import Action, IllegalMove, available_games, get_engine
 from bot.games.fair import (
     FairDice,
     block,
@@ -556,3 +556,48 @@ def compact(value: Any, indent: str = "") -> str:
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     write_vectors()
+
+
+def test_the_services_recorder_records_fair_dice_as_the_verifier_reads_them() -> None:
+    from bot.games.dice import RecordingDice
+
+    for name, rng_seed in VECTOR_GAMES:
+        export = game(name, rng_seed)
+        engine, fair = get_engine(name), FairDice(SEED, CLIENT)
+        recorder = RecordingDice(fair)
+        state, _ = engine.new_game(len(export["players"]), engine.options(export["options"]), recorder)
+        recorded = [recorder.take() or None]
+        for move in export["moves"][1:]:
+            seat, text = move["seat"], move["action"]
+            if text == "timeout":
+                state, _ = engine.timeout(state, seat, recorder)
+            elif text.startswith("forfeit:"):
+                state, _ = engine.forfeit(state, seat, recorder)
+            else:
+                state, _ = engine.apply(state, seat, Action.parse(text), recorder)
+            recorded.append(recorder.take() or None)
+        assert recorded == [move["dice"] for move in export["moves"]]
+
+
+@pytest.mark.parametrize("name", sorted(available_games()))
+def test_a_refused_move_draws_nothing(name: str) -> None:
+    """The stream's nonce counts the recorded draws: a move the engine refuses must not draw (or the service must
+    put the nonce back), else every later draw of the game is off by one."""
+    engine, rng = get_engine(name), random.Random(7)
+    dice = FairDice(SEED, CLIENT)
+    players = range(min(engine.player_range(engine.options())[1], 3))
+    state, _ = engine.new_game(len(players), engine.options(), dice)
+    seen: set[Action] = set()
+    for _ in range(200):
+        if engine.is_over(state):
+            break
+        for seat in players:
+            legal = engine.legal_actions(state, seat)
+            seen.update(legal)
+            for action in sorted(seen - set(legal), key=str)[:40]:
+                before = dice.nonce
+                with pytest.raises(IllegalMove):
+                    engine.apply(state, seat, action, dice)
+                assert dice.nonce == before, (seat, action)
+        seat = rng.choice(engine.to_act(state))
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)), dice)
