@@ -211,6 +211,23 @@ async def test_the_heartbeat_is_touched_while_connected(tmp_path):
         assert not bot.heartbeat.exists()
 
 
+async def test_the_running_bot_collects_garbage_rarely_and_gives_the_settings_back_on_close(tmp_path):
+    import gc
+
+    from bot.client import GC_THRESHOLDS
+
+    before = gc.get_threshold()
+    async with FakeDiscord() as fake:
+        fake.add_guild("Tavern")
+        bot = DiceTavern(database_path=str(tmp_path / "db.sqlite3"), guild_ready_timeout=0.1)
+        async with run_bot(fake, bot):
+            assert gc.get_threshold() == GC_THRESHOLDS and gc.get_freeze_count() > 0
+            assert bot._gc_task is not None and not bot._gc_task.done()  # the periodic full collection
+    assert gc.get_threshold() == before
+    untuned = DiceTavern(database_path=str(tmp_path / "db.sqlite3"), gc_tuning=False)
+    assert untuned.gc_tuning is False
+
+
 # -- health -------------------------------------------------------------------------------------------------------
 
 
