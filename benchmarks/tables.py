@@ -328,7 +328,9 @@ async def main_async(
     for key, row in results.items():
         if "open @" in key:
             p99 = row.median(lambda x: x.p(99)) or float("nan")
-            print(f"  p99 < 10 ms, {row.first.mode} over {big:,} tables: {p99 * 1e3:.2f} ms {verdict(p99 < TARGET_P99)}")
+            print(
+                f"  p99 < 10 ms, {row.first.mode} over {big:,} tables: {p99 * 1e3:.2f} ms {verdict(p99 < TARGET_P99)}"
+            )
     return results
 
 

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from bot.games import get_engine
+from bot.games import Action, get_engine
 from bot.games.dice import SeededDice
-from bot.jsontext import dumps
+from bot.jsontext import dumps, loads
 from bot.store import repo
 from bot.tables.model import Table
 
 
-def test_dumps_is_compact_ascii_and_keeps_key_order():
-    assert dumps({"b": [1, 2.5, None, True], "a": "é"}) == '{"b":[1,2.5,null,true],"a":"\\u00e9"}'
+def test_dumps_is_compact_and_keeps_key_order():
+    assert dumps({"b": [1, 2.5, None, True], "a": "é"}) == '{"b":[1,2.5,null,true],"a":"é"}'
+
+
+def test_what_orjson_refuses_is_written_as_the_standard_library_wrote_it():
+    assert dumps({1: [Action("roll")]}) == '{"1":[["roll",[]]]}'
+    assert dumps(2**70) == "1180591620717411303424"
+
+
+def test_text_written_before_orjson_still_reads():
+    assert loads('{"a":"\\u00e9"}') == {"a": "é"}
 
 
 def test_state_meta_and_stored_columns_use_the_same_text():
