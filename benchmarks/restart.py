@@ -1,15 +1,25 @@
-"""Restart: time to restore games in progress (``TableService.start()`` on a database of open games).
+"""Restart: time to restore games in progress (``TableService.start()``), with long games and with a long history.
 
-The database is built through the real TableService and Store (a temporary SQLite file): N two-player
-Pig games (target 500) are opened, started and played a few moves each (with interaction ids, as the
-cogs pass them), so every game has a state, a public log, an action history and a turn deadline.
-Then a fresh Store and TableService open the same file and ``start()`` is timed (the deadline
-dispatcher is not started, ``run_dispatcher=False``). The phases of ``start()`` are timed separately
-by wrapping the repo functions it calls (in this process only).
+Two databases, both restored by a fresh ``Store`` and ``TableService`` (``run_dispatcher=False``), ``start()``
+timed (wall and process CPU), median of ``--repeats`` runs:
 
-    python -m benchmarks.restart            # 10,000 games
-    python -m benchmarks.restart --quick    # 1,000 games
-    python -m benchmarks.restart --profile  # cProfile of start()
+* **open**: ``--games`` (10,000) two-player Pig games (target 500, hold at 20) each played ``--moves`` (300) moves
+  with interaction ids, as the cogs pass them; still running (a game that ended sooner is reported);
+* **open + history**: the same, plus ``--finished`` (100,000) finished games of all five games (default options,
+  random legal moves; played to the end). Restore must not slow down with history.
+
+How they are built, and why that is equivalent: ``--seed`` games (1,000 open, 1,000 finished) are played through the
+real ``TableService`` and ``Store``; the rest are copies of their rows made by SQL (``INSERT … SELECT`` into every
+table with a ``game_id`` column, that id and ``games.id``/``channel_id`` shifted past the last one), so a copy
+has byte for byte the rows a game played through the service has: the same snapshot, action log (moves, dice,
+interaction ids, deadlines), meta and results. SQLite orders rows by key (``games.id``, ``actions (game_id,
+seq)``), so the pages ``start()`` reads hold the same rows as if every game had been played. Playing 3 million
+moves through the service instead would take ~5-10 minutes per database on this machine.
+
+    python -m benchmarks.restart                     # ~3 min (build ~1.5 min)
+    python -m benchmarks.restart --quick
+    python -m benchmarks.restart --games 10000 --moves 6 --finished 0
+    python -m benchmarks.restart --profile           # cProfile of start() on the open database
 """
 
 from __future__ import annotations
@@ -17,31 +27,36 @@ from __future__ import annotations
 import asyncio
 import cProfile
 import gc
+import inspect
 import io
 import itertools
 import pstats
+import random
+import sqlite3
+import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from benchmarks._common import header, parser, show, verdict
-from benchmarks._service import next_move, open_many
+from benchmarks._service import GAMES, SNOWFLAKE, game_of, next_move, open_many, open_table
 from bot.games.dice import SeededDice
 from bot.store import Store, repo
 from bot.tables import TableService
 
-TARGET_SECONDS = 2.0  # for 10,000 games
+TARGET_SECONDS = 1.0  # 10,000 open games of 300 moves
 
 
-async def build(path: Path, games: int, moves: int) -> float:
-    began = time.perf_counter()
+async def play_open(path: Path, games: int, moves: int) -> dict[str, int]:
+    """``games`` Pig tables (target 500) played ``moves`` moves each through the real service; what is left open."""
     store = await Store.open(path)
     service = TableService(store, SeededDice(11), run_dispatcher=False)
     await service.start()
     channels = list(range(1000, 1000 + games))
     await open_many(service, channels, chunk=500)
-    ids = itertools.count(1)
+    ids = itertools.count(SNOWFLAKE)
 
     async def play(channel: int) -> None:
         for _ in range(moves):
@@ -50,152 +65,308 @@ async def build(path: Path, games: int, moves: int) -> float:
                 return
             user, action = next_move(table)
             await service.act(channel, user, action, str(next(ids)))
+            await asyncio.sleep(0)
 
     for i in range(0, games, 1000):
         await asyncio.gather(*(play(c) for c in channels[i : i + 1000]))
+    left = {"open": len(service.by_id), "moves": sum(t.version for t in service.by_id.values())}
     await service.stop()
     await store.close()
-    return time.perf_counter() - began
+    return left
+
+
+async def play_finished(path: Path, games: int) -> int:
+    """``games`` games of all five (round-robin, default options) played to the end; returns the moves played."""
+    store = await Store.open(path)
+    service = TableService(store, SeededDice(13), run_dispatcher=False)
+    await service.start()
+    ids = itertools.count(SNOWFLAKE)
+    played = 0
+
+    async def play(channel: int) -> None:
+        nonlocal played
+        rng = random.Random(channel)
+        await open_table(service, channel, game_of(channel, GAMES), {"target": 100} if channel % 5 == 0 else None)
+        while (table := service.by_channel.get(channel)) is not None:
+            user, action = next_move(table, rng)
+            await service.act(channel, user, action, str(next(ids)))
+            played += 1
+
+    channels = list(range(10**6, 10**6 + games))
+    for i in range(0, games, 500):
+        await asyncio.gather(*(play(c) for c in channels[i : i + 500]))
+    await service.stop()
+    await store.close()
+    return played
+
+
+def copy_games(conn: sqlite3.Connection, source: str, copies: int) -> None:
+    """Append ``copies`` copies of every game in ``source`` (``main`` or an attached database) to ``main``."""
+    tables = [
+        name
+        for (name,) in conn.execute(f"SELECT name FROM {source}.sqlite_master WHERE type = 'table'")
+        if not name.startswith("sqlite_")
+    ]
+    columns = {t: [r[1] for r in conn.execute(f"PRAGMA {source}.table_info({t})")] for t in tables}
+    with_game = [t for t in tables if "game_id" in columns[t]]
+    first, last, low, high = conn.execute(
+        f"SELECT min(id), max(id), min(channel_id), max(channel_id) FROM {source}.games"
+    ).fetchone()
+    if first is None:
+        return
+    top_id, top_channel = conn.execute("SELECT max(id), max(channel_id) FROM main.games").fetchone()
+    top_id, top_channel = top_id or 0, top_channel or 0
+    for k in range(copies):  # ids and channels shifted past everything in main, so copies never collide
+        shift = top_id + 1 - first + k * (last - first + 1)
+        channel_shift = top_channel + 1 - low + k * (high - low + 1)
+        shifted = {"id": f"id + {shift}", "channel_id": f"channel_id + {channel_shift}"}
+        cols = columns["games"]
+        conn.execute(
+            f"INSERT INTO main.games ({', '.join(cols)}) SELECT {', '.join(shifted.get(c, c) for c in cols)} "
+            f"FROM {source}.games WHERE id BETWEEN {first} AND {last}"
+        )
+        for t in with_game:
+            cols = columns[t]
+            conn.execute(
+                f"INSERT INTO main.{t} ({', '.join(cols)}) SELECT "
+                f"{', '.join(f'game_id + {shift}' if c == 'game_id' else c for c in cols)} "
+                f"FROM {source}.{t} WHERE game_id BETWEEN {first} AND {last}"
+            )
+    conn.commit()
+
+
+def grow(path: Path, copies: int, source: Path | None = None) -> None:
+    """Add ``copies`` copies of the games of ``source`` (default: of ``path`` itself) to ``path``."""
+    conn = sqlite3.connect(path, isolation_level="DEFERRED")
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=OFF")  # a benchmark database built once: no durability needed while copying
+    name = "main"
+    if source is not None:
+        conn.execute("ATTACH DATABASE ? AS template", (str(source),))
+        name = "template"
+    copy_games(conn, name, copies)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+
+def clone_file(source: Path, target: Path) -> None:
+    src, dst = sqlite3.connect(source), sqlite3.connect(target)
+    src.backup(dst)
+    src.close()
+    dst.close()
+
+
+async def build(folder: Path, games: int, moves: int, finished: int, seed: int) -> dict[str, Any]:
+    """The open database (and, with ``finished``, the open + history one); returns paths and how they were built."""
+    t0 = time.perf_counter()
+    open_path = folder / "open.sqlite3"
+    base = min(seed, games)
+    left = await play_open(open_path, base, moves)
+    played = time.perf_counter() - t0
+    if games > base:
+        grow(open_path, games // base - 1)
+    info: dict[str, Any] = {"open": open_path, "played open": base, "left open": left, "seconds open": played}
+    if finished:
+        t1 = time.perf_counter()
+        template = folder / "finished-template.sqlite3"
+        fin_base = min(seed, finished)
+        info["finished moves"] = await play_finished(template, fin_base)
+        info["played finished"] = fin_base
+        history = folder / "history.sqlite3"
+        clone_file(open_path, history)
+        grow(history, finished // fin_base, template)
+        info["history"] = history
+        info["seconds history"] = time.perf_counter() - t1
+    info["seconds"] = time.perf_counter() - t0
+    return info
 
 
 class Phases:
-    """Wraps the repo reads ``start()`` makes, to time each phase.
-
-    Since f91383a ``start()`` reads the recent interaction ids of every open game in one query
-    (``repo.recent_interactions(store, limit) -> {game_id: [ids]}``) instead of one query per game.
-    """
+    """Wraps every read in ``bot.store.repo`` while ``start()`` runs, to time what it asks SQLite for."""
 
     def __init__(self) -> None:
-        self.seconds: dict[str, float] = {"open_games query": 0.0, "recent_interactions query": 0.0}
-        self.calls: dict[str, int] = {"open_games query": 0, "recent_interactions query": 0}
-        self._saved: dict[str, Any] = {}
+        self.seconds: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+        self._saved: dict[str, Callable[..., Any]] = {}
 
-    def wrap(self, name: str, label: str) -> None:
-        original = getattr(repo, name)
-        self._saved[name] = original
+    def __enter__(self) -> Phases:
+        for name, fn in list(vars(repo).items()):
+            if inspect.iscoroutinefunction(fn):
+                self._saved[name] = fn
+                setattr(repo, name, self._timed(name, fn))
+        return self
 
+    def _timed(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         async def timed(*args: Any, **kwargs: Any) -> Any:
             t0 = time.perf_counter()
             try:
-                return await original(*args, **kwargs)
+                return await fn(*args, **kwargs)
             finally:
-                self.seconds[label] += time.perf_counter() - t0
-                self.calls[label] += 1
+                self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - t0
+                self.calls[name] = self.calls.get(name, 0) + 1
 
-        setattr(repo, name, timed)
-
-    def __enter__(self) -> Phases:
-        self.wrap("open_games", "open_games query")
-        self.wrap("recent_interactions", "recent_interactions query")
-        return self
+        return timed
 
     def __exit__(self, *exc: object) -> None:
-        for name, original in self._saved.items():
-            setattr(repo, name, original)
+        for name, fn in self._saved.items():
+            setattr(repo, name, fn)
 
 
-async def restore(path: Path, phases: bool = True, prof: cProfile.Profile | None = None) -> dict[str, Any]:
+async def restore(path: Path, prof: cProfile.Profile | None = None) -> dict[str, Any]:
     gc.collect()
     t0 = time.perf_counter()
     store = await Store.open(path)
     t1 = time.perf_counter()
     service = TableService(store, SeededDice(12), run_dispatcher=False)
-    if phases:
-        with Phases() as p:
-            t2 = time.perf_counter()
-            tables = await service.start()
-            t3 = time.perf_counter()
-    else:
-        p = None
+    with Phases() as phases:
         if prof:
             prof.enable()
-        t2 = time.perf_counter()
+        c2, t2 = time.process_time(), time.perf_counter()
         tables = await service.start()
-        t3 = time.perf_counter()
+        t3, c3 = time.perf_counter(), time.process_time()
         if prof:
             prof.disable()
     result = {
         "open_store": t1 - t0,
         "start": t3 - t2,
+        "cpu": c3 - c2,
         "tables": len(tables),
-        "armed": len(service.deadlines.heap),
         "running": sum(t.status == "running" for t in tables),
+        "moves": sum(t.version for t in tables),
+        "armed": len(service.deadlines.heap),
         "seen": sum(len(t.seen) for t in tables),  # interaction ids restored (idempotency across a restart)
-        "phases": p,
+        "phases": phases,
     }
     await service.stop()
     await store.close()
     return result
 
 
-async def main_async(games: int, moves: int, folder: Path, repeats: int, profile: bool) -> dict[str, Any]:
-    path = folder / "restart.sqlite3"
-    built = await build(path, games, moves)
-    size = path.stat().st_size + sum(p.stat().st_size for p in folder.glob("restart.sqlite3-*"))
-    print(f"built {games:,} open games with {moves} moves each in {built:.1f} s; database {size / 2**20:.1f} MiB")
+def size(path: Path) -> float:
+    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*")) / 2**20
+
+
+async def main_async(
+    games: int, moves: int, finished: int, seed: int, folder: Path, repeats: int, profile: bool
+) -> dict[str, Any]:
+    info = await build(folder, games, moves, finished, seed)
+    left = info["left open"]
+    print(
+        f"built in {info['seconds']:.0f} s: {info['played open']:,} Pig games played {moves} moves through the service "
+        f"in {info['seconds open']:.0f} s ({left['open']:,} still open, {left['moves']:,} moves), copied to {games:,}; "
+        f"database {size(info['open']):,.0f} MiB"
+    )
+    if finished:
+        print(
+            f"  history: {info['played finished']:,} finished games ({info['finished moves']:,} moves) played through "
+            f"the service, copied to {finished:,}, added to a copy of it in {info['seconds history']:.0f} s; "
+            f"database {size(info['history']):,.0f} MiB"
+        )
     if profile:
         prof = cProfile.Profile()
-        r = await restore(path, phases=False, prof=prof)
+        r = await restore(info["open"], prof=prof)
         print(f"start() under cProfile: {r['start']:.2f} s")
         out = io.StringIO()
-        pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(20)
+        pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(25)
         print(out.getvalue())
         return r
-    runs = [await restore(path) for _ in range(repeats)]
-    best = min(runs, key=lambda r: r["start"])
-    rows = [
-        (
-            f"run {i + 1}",
-            r["tables"],
-            r["running"],
-            r["armed"],
-            r["seen"],
-            r["open_store"],
-            r["start"],
-            r["tables"] / r["start"],
+    databases = [("open", info["open"])] + ([("open + history", info["history"])] if finished else [])
+    results: dict[str, list[dict[str, Any]]] = {}
+    for _ in range(repeats):  # alternating, so load changes touch both alike
+        for label, path in databases:
+            results.setdefault(label, []).append(await restore(path))
+    rows = []
+    for label, runs in results.items():
+        med = runs[sorted(range(len(runs)), key=lambda i: runs[i]["start"])[len(runs) // 2]]
+        rows.append(
+            (
+                label,
+                med["tables"],
+                med["running"],
+                med["moves"],
+                med["armed"],
+                med["seen"] / max(med["tables"], 1),
+                statistics.median(r["open_store"] for r in runs),
+                statistics.median(r["start"] for r in runs),
+                statistics.median(r["cpu"] for r in runs),
+                f"{min(r['start'] for r in runs):.2f}-{max(r['start'] for r in runs):.2f}",
+            )
         )
-        for i, r in enumerate(runs)
-    ]
     show(
         rows,
-        ["restore", "tables", "running", "deadlines armed", "interaction ids", "Store.open s", "start() s", "tables/s"],
+        [
+            "database",
+            "tables",
+            "running",
+            "moves in them",
+            "deadlines",
+            "interaction ids/table",
+            "Store.open s",
+            "start() s",
+            "start() CPU s",
+            "start() range",
+        ],
     )
-    expected = games * moves
-    if best["seen"] != expected:
-        print(f"WARNING: {best['seen']:,} interaction ids restored, expected {expected:,} ({moves} per game)")
-    p = best["phases"]
-    rest = best["start"] - sum(p.seconds.values())
     print()
-    show(
-        [(name, p.calls[name], secs, secs / best["start"]) for name, secs in p.seconds.items()]
-        + [("rows -> Table objects (json, engine.loads), heap", None, rest, rest / best["start"])],
-        ["phase of start() (best run)", "calls", "seconds", "share"],
-    )
-    scaled = best["start"] * 10_000 / games
-    note = "" if games == 10_000 else f" (scaled from {games:,} games: {scaled:.2f} s)"
-    print(
-        f"\ntarget: 10,000 games restored in < {TARGET_SECONDS:g} s: {best['start']:.2f} s for {games:,}{note} "
-        f"{verdict(scaled < TARGET_SECONDS)}"
-    )
-    return best
+    phase_rows = []
+    for label, runs in results.items():
+        med = runs[sorted(range(len(runs)), key=lambda i: runs[i]["start"])[len(runs) // 2]]
+        p = med["phases"]
+        for name, secs in p.seconds.items():
+            phase_rows.append((label, f"repo.{name}", p.calls[name], secs, secs / med["start"]))
+        rest = med["start"] - sum(p.seconds.values())
+        phase_rows.append(
+            (label, "the rest: rows -> tables (JSON, engine), replay, heap", None, rest, rest / med["start"])
+        )
+    show(phase_rows, ["database", "phase of start() (median run)", "calls", "seconds", "share"])
+    scale = 10_000 / games
+    print("\ntargets (10,000 open games of 300 moves):")
+    for label, runs in results.items():
+        t = statistics.median(r["start"] for r in runs)
+        note = (
+            ""
+            if games == 10_000 and moves == 300
+            else f" ({games:,} games of {moves}: scaled x{scale:g} {t * scale:.2f} s)"
+        )
+        print(f"  restore < {TARGET_SECONDS:g} s, {label}: {t:.2f} s{note} {verdict(t * scale < TARGET_SECONDS)}")
+    if finished:
+        a, b = (statistics.median(r["start"] for r in results[k]) for k in ("open", "open + history"))
+        print(
+            f"  with {finished:,} finished games / without: {b / a:.2f}x "
+            f"(no slower with history, within 15 %: {verdict(b / a < 1.15)})"
+        )
+    return results
 
 
 def run(
-    quick: bool = False, games: int | None = None, moves: int = 6, repeats: int = 3, profile: bool = False
+    quick: bool = False,
+    games: int | None = None,
+    moves: int | None = None,
+    finished: int | None = None,
+    seed: int | None = None,
+    repeats: int | None = None,
+    profile: bool = False,
 ) -> dict[str, Any]:
-    games = games or (1_000 if quick else 10_000)
-    header(f"Restart: restore {games:,} games in progress")
+    games = games or (500 if quick else 10_000)
+    moves = moves if moves is not None else (30 if quick else 300)
+    finished = finished if finished is not None else (2_000 if quick else 100_000)
+    seed = seed or (100 if quick else 1_000)
+    repeats = repeats or (1 if quick else 3)
+    header(f"Restart: restore {games:,} open games of {moves} moves, and with {finished:,} finished games beside them")
     with tempfile.TemporaryDirectory(prefix="dt-bench-") as folder:
-        return asyncio.run(main_async(games, moves, Path(folder), 1 if quick else repeats, profile))
+        return asyncio.run(main_async(games, moves, finished, seed, Path(folder), repeats, profile))
 
 
 def main() -> None:
     p = parser(__doc__.split("\n")[0])
-    p.add_argument("--games", type=int, help="open games to restore (default 10,000; --quick 1,000)")
-    p.add_argument("--moves", type=int, default=6, help="moves played in each game before the restart")
-    p.add_argument("--profile", action="store_true", help="cProfile start() instead of timing phases")
+    p.add_argument("--games", type=int, help="open games to restore (default 10,000; --quick 500)")
+    p.add_argument("--moves", type=int, help="moves played in each open game (default 300; --quick 30)")
+    p.add_argument("--finished", type=int, help="finished games in the history database (default 100,000; 0: none)")
+    p.add_argument("--seed", type=int, help="games played through the service before copying (default 1,000)")
+    p.add_argument("--repeats", type=int, help="restores per database, alternating; the median is shown (default 3)")
+    p.add_argument("--profile", action="store_true", help="cProfile start() on the open database instead")
     args = p.parse_args()
-    run(args.quick, args.games, args.moves, profile=args.profile)
+    run(args.quick, args.games, args.moves, args.finished, args.seed, args.repeats, args.profile)
 
 
 if __name__ == "__main__":
