@@ -192,17 +192,26 @@ def test_sample_takes_successive_uniform_indices_from_what_is_left() -> None:
 
 def test_rejection_takes_the_first_word_below_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """A crafted stream: counter 0's eight words are all >= the d6's limit (2**32 - 4), counter 1's first is the
-    limit itself (rejected), its second the largest accepted word."""
+    limit itself (rejected), its second the largest accepted word. Both ways of drawing (``draw_below`` with
+    ``block``, FairDice with its keyed states) follow it."""
     asked: list[tuple[int, int]] = []
 
-    def crafted(seed: bytes, client: str, nonce: int, counter: int) -> bytes:
+    def crafted(nonce: int, counter: int) -> bytes:
         asked.append((nonce, counter))
         words = [0xFFFFFFFF] * 8 if counter == 0 else [2**32 - 4, 2**32 - 5, 0, 0, 0, 0, 0, 0]
         return b"".join(w.to_bytes(4, "big") for w in words)
 
-    monkeypatch.setattr(fair_module, "block", crafted)
+    monkeypatch.setattr(fair_module, "block", lambda seed, client, nonce, counter: crafted(nonce, counter))
+    assert draw_below(SEED, CLIENT, 9, 6) == (2**32 - 5) % 6
+    monkeypatch.setattr(FairDice, "_block", lambda self, nonce, counter: crafted(nonce, counter))
     assert FairDice(SEED, CLIENT, nonce=9).roll(1, 6) == [(2**32 - 5) % 6 + 1]
-    assert asked == [(9, 0), (9, 1)]
+    assert asked == [(9, 0), (9, 1)] * 2
+
+
+@pytest.mark.parametrize("seed", [b"x", bytes(64), bytes(range(65)), bytes(200)])
+def test_the_keyed_states_give_the_hmac_for_any_seed_length(seed: bytes) -> None:
+    """HMAC hashes a key longer than SHA-256's 64-byte block first; FairDice precomputes the same."""
+    assert FairDice(seed, "c", 3).roll(20, 6) == [draw_below(seed, "c", nonce, 6) + 1 for nonce in range(3, 23)]
 
 
 def test_rejection_happens_in_the_real_stream_and_moves_to_the_next_block() -> None:
