@@ -100,16 +100,15 @@ async def action_tails(store: Store) -> list[sqlite3.Row]:
 
 async def recent_interactions(store: Store, limit: int) -> dict[int, list[str]]:
     """The interaction ids among the last ``limit`` actions of every open game, newest first."""
+    # One row per game, its ids joined in SQLite (a row per id would cost Python more than the query).
     rows = await store.fetch_all(
-        "SELECT id, ids FROM ("
-        " SELECT g.id, (SELECT group_concat(interaction_id, char(31)) FROM ("
-        "  SELECT a.interaction_id FROM actions a"
-        f"  WHERE a.game_id = g.id AND a.seq > {_LIVE} - ? AND a.interaction_id IS NOT NULL ORDER BY a.seq DESC"
-        " )) AS ids FROM games g WHERE g.status IN ('lobby', 'running')"
-        ") WHERE ids IS NOT NULL",
+        "SELECT g.id, (SELECT group_concat(interaction_id, char(31)) FROM ("
+        " SELECT a.interaction_id FROM actions a"
+        f" WHERE a.game_id = g.id AND a.seq > {_LIVE} - ? AND a.interaction_id IS NOT NULL ORDER BY a.seq DESC"
+        ")) FROM games g WHERE g.status IN ('lobby', 'running')",
         (limit,),
     )
-    return {game_id: ids.split("\x1f") for game_id, ids in rows}
+    return {game_id: ids.split("\x1f") for game_id, ids in rows if ids is not None}
 
 
 async def last_moves(store: Store, limit: int) -> list[tuple[int, int, int]]:
@@ -285,7 +284,8 @@ async def turn_starts(store: Store) -> dict[int, float]:
 async def games_to_compact(store: Store, before: float, limit: int) -> list[int]:
     """Up to ``limit`` finished or cancelled games last changed before ``before`` and not compacted yet."""
     rows = await store.fetch_all(
-        "SELECT id FROM games WHERE status IN ('finished', 'cancelled') AND record IS NULL AND updated_at < ?"
+        "SELECT id FROM games INDEXED BY games_to_compact"
+        " WHERE status IN ('finished', 'cancelled') AND record IS NULL AND updated_at < ?"
         " ORDER BY updated_at LIMIT ?",
         (before, limit),
     )
