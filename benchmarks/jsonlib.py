@@ -1,9 +1,9 @@
 """JSON libraries on Dice Tavern's path: the standard library (``bot/jsontext.py``) against orjson and msgspec.
 
-``bot/jsontext.py`` ships orjson with a fallback to the standard library (its "stdlib" row here is the encoder it
-used before). What is measured, per call (best of 5 timed loops, ``time.process_time``): for each game, a state 12 moves into a
-game played by the benchmark players (``engine.to_json(state)`` then encoded: the state snapshot; decoded: a
-restore), a table's meta pieces (one public log entry, the timeouts list) and an action row's dice
+``bot/jsontext.py`` ships orjson with a fallback to the standard library (its "stdlib" row here is the encoder
+it used before). What is measured, per call (best of 5 timed loops, ``time.process_time``): for each game, a state
+12 moves into a game played by the benchmark players (``engine.to_json(state)`` then encoded: the state snapshot;
+decoded: a restore), a table's meta pieces (one public log entry, the timeouts list) and an action row's dice
 (``[["r",6,[3,5]]]``). Every library's text is checked: the same value when decoded by the standard library,
 compact (no blanks outside strings). orjson and msgspec return bytes, so their figures include ``.decode()``: the
 columns are TEXT. Libraries that are not installed are skipped (``pip install orjson msgspec`` to compare).
