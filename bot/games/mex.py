@@ -20,7 +20,6 @@ from bot.games.base import (
     Outcome,
     act,
     choice,
-    clone,
     whole,
 )
 from bot.games.dice import DiceSource
@@ -57,6 +56,10 @@ def mex_value(faces: Sequence[int]) -> int:
     if hi == lo:
         return 100 * hi
     return 10 * hi + lo
+
+
+# mex_value of two faces, looked up as _VALUE[a][b] (a move's hot path; faces are 1..6).
+_VALUE = [[mex_value((a, b)) if a and b else 0 for b in range(7)] for a in range(7)]
 
 
 def pips_value(faces: Sequence[int]) -> int:
@@ -106,33 +109,105 @@ class MexOptions(OptionsBase):
                 raise InvalidOptions(name, "needs_two_throws")
 
 
-@dataclass
-class MexTiebreak:
+class _Slots:
+    """Equality and repr over ``__slots__``, for the state classes below (they were dataclasses).
+
+    States are ``__slots__`` classes copied shallowly per move: a list in a state handed out is never changed in
+    place, only replaced, so a new state may share lists with the one it came from (``copy`` methods)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclasses they replaced
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+class MexTiebreak(_Slots):
     """MX-S3: one extra round. ``values`` line up with ``players`` (None: not thrown yet)."""
 
-    players: list[int]
-    chooser: int
-    mode: str | None  # None while the chooser has still to pick
-    values: list[int | None]
-    depth: int = 1
+    __slots__ = ("players", "chooser", "mode", "values", "depth")
+
+    def __init__(
+        self,
+        players: list[int],
+        chooser: int,
+        mode: str | None,  # None while the chooser has still to pick
+        values: list[int | None],
+        depth: int = 1,
+    ) -> None:
+        self.players = players
+        self.chooser = chooser
+        self.mode = mode
+        self.values = values
+        self.depth = depth
+
+    def copy(self) -> MexTiebreak:
+        """A full copy (extra rounds are rare; their lists are edited in place on the copy)."""
+        return MexTiebreak(list(self.players), self.chooser, self.mode, list(self.values), self.depth)
 
 
-@dataclass
-class MexRound:
+class MexRound(_Slots):
     """MX-S2: one normal round (plus its extra round, if any)."""
 
-    number: int
-    starter: int
-    order: list[int]  # the players still in the round, in throwing order
-    throws: list[list[list[int]]]  # per seat: the faces of every normal-round throw, in order
-    final: list[int | None]  # per seat: the value that counts (None: no final value, or did not throw)
-    pos: int = 0  # index into ``order`` of the active thrower
-    throw_limit: int | None = None  # MX-3: unset until the limit-setter's turn ends
-    mex_count: int = 0
-    ended_early_by: int | None = None
-    held: int | None = None  # hold_one_or_two: the face kept for the rest of the turn
-    must_throw: bool = False  # hold_one_or_two: just held, must throw the other die
-    tiebreak: MexTiebreak | None = None
+    __slots__ = (
+        "number",
+        "starter",
+        "order",
+        "throws",
+        "final",
+        "pos",
+        "throw_limit",
+        "mex_count",
+        "ended_early_by",
+        "held",
+        "must_throw",
+        "tiebreak",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        starter: int,
+        order: list[int],  # the players still in the round, in throwing order
+        throws: list[list[list[int]]],  # per seat: the faces of every normal-round throw, in order
+        final: list[int | None],  # per seat: the value that counts (None: no final value, or did not throw)
+        pos: int = 0,  # index into ``order`` of the active thrower
+        throw_limit: int | None = None,  # MX-3: unset until the limit-setter's turn ends
+        mex_count: int = 0,
+        ended_early_by: int | None = None,
+        held: int | None = None,  # hold_one_or_two: the face kept for the rest of the turn
+        must_throw: bool = False,  # hold_one_or_two: just held, must throw the other die
+        tiebreak: MexTiebreak | None = None,
+    ) -> None:
+        self.number = number
+        self.starter = starter
+        self.order = order
+        self.throws = throws
+        self.final = final
+        self.pos = pos
+        self.throw_limit = throw_limit
+        self.mex_count = mex_count
+        self.ended_early_by = ended_early_by
+        self.held = held
+        self.must_throw = must_throw
+        self.tiebreak = tiebreak
+
+    def copy(self) -> MexRound:
+        """Shallow: ``order``, ``throws`` (and each seat's list in it) and ``final`` are shared until replaced."""
+        new = object.__new__(MexRound)
+        new.number, new.starter, new.order, new.throws = self.number, self.starter, self.order, self.throws
+        new.final, new.pos, new.throw_limit, new.mex_count = self.final, self.pos, self.throw_limit, self.mex_count
+        new.ended_early_by, new.held, new.must_throw = self.ended_early_by, self.held, self.must_throw
+        tb = self.tiebreak
+        new.tiebreak = None if tb is None else tb.copy()
+        return new
 
 
 class MexTiebreakView(TypedDict):
@@ -173,14 +248,46 @@ class MexView(TypedDict):
     public: list[str]  # public_actions of the seat to act, encoded (the channel's buttons)
 
 
-@dataclass
-class MexState:
-    options: MexOptions
-    lives: list[int]
-    points: list[int]
-    out: list[int]  # eliminated or forfeited seats, in the order they went out
-    round: MexRound
-    winner: int | None = None
+class MexState(_Slots):
+    __slots__ = ("options", "lives", "points", "out", "round", "winner")
+
+    def __init__(
+        self,
+        options: MexOptions,
+        lives: list[int],
+        points: list[int],
+        out: list[int],  # eliminated or forfeited seats, in the order they went out
+        round: MexRound,  # noqa: A002 - the stored key
+        winner: int | None = None,
+    ) -> None:
+        self.options = options
+        self.lives = lives
+        self.points = points
+        self.out = out
+        self.round = round
+        self.winner = winner
+
+    def copy(self) -> MexState:
+        """What a move starts from: the round copied (every move changes it), the lists shared until replaced."""
+        new = object.__new__(MexState)
+        new.options, new.lives, new.points, new.out = self.options, self.lives, self.points, self.out
+        new.round, new.winner = self.round.copy(), self.winner
+        return new
+
+
+THROW_ONLY: tuple[Action, ...] = (THROW,)
+CHOOSE_MODE: tuple[Action, ...] = tuple(act("choose", mode) for mode in MODES)
+# A thrower's legal actions once they have thrown, by (may throw, may end the round, may hold 1, may hold 2):
+# every combination built once, in CANDIDATES order (as legal_actions always listed them). Stand is always open.
+TURN_MOVES: dict[tuple[bool, bool, bool, bool], tuple[Action, ...]] = {
+    (throw, end, one, two): tuple(
+        a for a, ok in zip(CANDIDATES, (throw, True, end, one, two, False, False), strict=True) if ok
+    )
+    for throw in (False, True)
+    for end in (False, True)
+    for one in (False, True)
+    for two in (False, True)
+}
 
 
 class Mex(Engine[MexState, MexOptions]):
@@ -210,12 +317,17 @@ class Mex(Engine[MexState, MexOptions]):
     def _round_events(self, s: MexState) -> list[Event]:
         r = s.round
         data = {"round": r.number, "starter": r.starter, "order": list(r.order), "lives": list(s.lives)}
-        return [Event("round_start", data), *self._turn(s)]
+        events = self._turn(s)
+        events.insert(0, Event("round_start", data))
+        return events
 
     # --- whose turn, what is legal --------------------------------------------------------------
 
     def to_act(self, state: MexState) -> tuple[int, ...]:
-        return () if state.winner is not None else (self._actor(state),)
+        if state.winner is not None:
+            return ()
+        r = state.round
+        return (r.order[r.pos],) if r.tiebreak is None else (self._actor(state),)
 
     @staticmethod
     def _actor(s: MexState) -> int:
@@ -233,9 +345,31 @@ class Mex(Engine[MexState, MexOptions]):
         return s.options.max_throws if r.throw_limit is None else r.throw_limit
 
     def legal_actions(self, state: MexState, player: int) -> list[Action]:
-        if state.winner is not None or player != self._actor(state):
+        if state.winner is not None:
             return []
-        return [a for a in CANDIDATES if self._refusal(state, player, a) is None]
+        r = state.round
+        if player != (r.order[r.pos] if r.tiebreak is None else self._actor(state)):
+            return []
+        return list(self._legal(state))
+
+    @staticmethod
+    def _legal(s: MexState) -> tuple[Action, ...]:
+        """The actor's legal actions in an unfinished game, as one of the prebuilt tuples: exactly the
+        CANDIDATES that ``_refusal`` lets through (a test holds the two together), without building refusals."""
+        r = s.round
+        tb = r.tiebreak
+        if tb is not None:
+            return CHOOSE_MODE if tb.mode is None else THROW_ONLY  # MX-T2 / MX-T3
+        throws = r.throws[r.order[r.pos]]
+        o = s.options
+        more = len(throws) < (o.max_throws if r.throw_limit is None else r.throw_limit)  # MX-3
+        if not throws or r.must_throw:  # MX-2, and the die after a hold
+            return THROW_ONLY if more else ()
+        end = o.allow_end_round_early and not r.mex_count and r.pos != len(r.order) - 1  # MX-5
+        if o.hold_one_or_two and r.held is None and more:
+            last = throws[-1]
+            return TURN_MOVES[more, end, 1 in last, 2 in last]
+        return TURN_MOVES[more, end, False, False]
 
     def _refusal(self, s: MexState, player: int, action: Action) -> IllegalMove | None:
         """Why ``action`` is illegal for the player to act, or None. One place for legality and codes."""
@@ -287,17 +421,14 @@ class Mex(Engine[MexState, MexOptions]):
     # --- moves ---------------------------------------------------------------------------------
 
     def apply(self, state: MexState, player: int, action: Action, dice: DiceSource) -> tuple[MexState, list[Event]]:
-        tb = state.round.tiebreak
-        choosing = state.winner is None and tb is not None and tb.mode is None
-        asked = action.name == "choose" and 0 <= player < len(state.lives)
-        if choosing and tb is not None and asked and player != tb.chooser:
-            # MX-T2: another player asks to pick the counting; name who picks rather than just "not your turn".
-            raise IllegalMove("not_chooser", chooser=tb.chooser)
-        self.check_turn(state, player)
-        refusal = self._refusal(state, player, action)
-        if refusal is not None:
-            raise refusal
-        s = clone(state)
+        r = state.round
+        if (
+            state.winner is not None
+            or player != (r.order[r.pos] if r.tiebreak is None else self._actor(state))
+            or action not in self._legal(state)
+        ):
+            self._check(state, player, action)  # raises the specific refusal
+        s = state.copy()
         if action.name == "choose":
             return s, self._choose(s, str(action.args[0]))
         if s.round.tiebreak is not None:
@@ -310,23 +441,42 @@ class Mex(Engine[MexState, MexOptions]):
             return s, self._end_round(s)
         return s, self._hold(s, int(action.args[0]))
 
+    def _check(self, state: MexState, player: int, action: Action) -> None:
+        """Raise the most specific IllegalMove for a move that is not plainly legal; the state is never touched."""
+        tb = state.round.tiebreak
+        choosing = state.winner is None and tb is not None and tb.mode is None
+        asked = action.name == "choose" and 0 <= player < len(state.lives)
+        if choosing and tb is not None and asked and player != tb.chooser:
+            # MX-T2: another player asks to pick the counting; name who picks rather than just "not your turn".
+            raise IllegalMove("not_chooser", chooser=tb.chooser)
+        self.check_turn(state, player)
+        refusal = self._refusal(state, player, action)
+        if refusal is not None:
+            raise refusal
+
     def _throw(self, s: MexState, dice: DiceSource) -> list[Event]:
         r = s.round
+        o = s.options
         p = r.order[r.pos]
-        faces = [r.held, *dice.roll(1)] if r.held is not None else dice.roll(2)
-        value = mex_value(faces)
-        r.throws[p].append(faces)
+        held = r.held
+        faces = [held, *dice.roll(1)] if held is not None else dice.roll(2)
+        value = _VALUE[faces[0]][faces[1]]
+        mex = value == MEX
+        throws = r.throws = list(r.throws)  # replaced, not edited (see _Slots)
+        count = len(mine := [*throws[p], faces])
+        throws[p] = mine
         r.must_throw = False
-        if value == MEX:
+        if mex:
             r.mex_count += 1  # MX-4
-        count, limit = len(r.throws[p]), self._limit(s)
-        data = {"player": p, "faces": faces, "value": value, "mex": value == MEX, "throw": count}
-        events = [Event("throw", {**data, "max_throws": limit, "held": r.held, "extra": 0, "mode": "mex"})]
-        if value == MEX and s.options.mex_ends_turn:  # MX-4
-            return events + self._end_turn(s, "mex")
-        if count >= limit and self._refusal(s, p, END_ROUND) is not None:  # MX-3 / MX-3a
-            return events + self._end_turn(s, "limit")
-        return events  # at the limit with end_round open, the player still picks stand or end_round (MX-5)
+        limit = o.max_throws if r.throw_limit is None else r.throw_limit
+        data = {"player": p, "faces": faces, "value": value, "mex": mex, "throw": count, "max_throws": limit,
+                "held": held, "extra": 0, "mode": "mex"}  # fmt: skip
+        events = [Event("throw", data)]
+        if mex and o.mex_ends_turn:  # MX-4
+            events += self._end_turn(s, "mex")
+        elif count >= limit and not (o.allow_end_round_early and not r.mex_count and r.pos != len(r.order) - 1):
+            events += self._end_turn(s, "limit")  # MX-3 / MX-3a: end_round (MX-5) is not open either
+        return events  # else at the limit with end_round open, the player still picks stand or end_round (MX-5)
 
     def _hold(self, s: MexState, face: int) -> list[Event]:
         r = s.round
@@ -338,20 +488,22 @@ class Mex(Engine[MexState, MexOptions]):
         """The active player's last throw becomes final (MX-2b); the first to finish sets the limit."""
         r = s.round
         p = r.order[r.pos]
-        value = r.final[p] = mex_value(r.throws[p][-1])
-        events = [Event("stand", {"player": p, "value": value, "throws": len(r.throws[p]), "reason": reason})]
+        mine = r.throws[p]
+        final = r.final = list(r.final)  # replaced, not edited
+        faces = mine[-1]
+        value = final[p] = _VALUE[faces[0]][faces[1]]
+        events = [Event("stand", {"player": p, "value": value, "throws": len(mine), "reason": reason})]
         if r.throw_limit is None:
             if s.options.mex_passes_lead and value == MEX and r.pos + 1 < len(r.order):
                 events.append(Event("lead_passed", {"player": p, "to": r.order[r.pos + 1]}))
             else:
-                r.throw_limit = len(r.throws[p])  # MX-3
+                r.throw_limit = len(mine)  # MX-3
                 events.append(Event("limit_set", {"player": p, "limit": r.throw_limit}))
         r.held = None
         r.must_throw = False
         r.pos += 1
-        if r.pos == len(r.order):  # MX-6
-            return events + self._resolve(s)
-        return events + self._turn(s)
+        events += self._resolve(s) if r.pos == len(r.order) else self._turn(s)  # MX-6
+        return events
 
     def _end_round(self, s: MexState) -> list[Event]:
         """MX-5: the ender's last throw is final; nobody after them throws; an equal lowest counts one less."""
@@ -360,6 +512,7 @@ class Mex(Engine[MexState, MexOptions]):
         value = mex_value(r.throws[p][-1])
         earlier = [f for q in r.order[: r.pos] if (f := r.final[q]) is not None]  # all set: they have thrown
         counted = value - 1 if earlier and value == min(earlier) else value
+        r.final = list(r.final)  # replaced, not edited
         r.final[p] = counted
         r.ended_early_by = p
         data = {"player": p, "value": value, "counted": counted, "skipped": r.order[r.pos + 1 :]}
@@ -385,14 +538,14 @@ class Mex(Engine[MexState, MexOptions]):
         return events + self._resolve_extra(s)
 
     def _turn(self, s: MexState) -> list[Event]:
-        tb = s.round.tiebreak
+        r = s.round
+        tb = r.tiebreak
         if tb is None:
-            data = {"phase": "throw", "max_throws": self._limit(s)}
-        elif tb.mode is None:
-            data = {"phase": "choose", "max_throws": 0}
-        else:
-            data = {"phase": "extra", "max_throws": 1}
-        return [Event("turn", {"player": self._actor(s), **data})]
+            limit = s.options.max_throws if r.throw_limit is None else r.throw_limit
+            return [Event("turn", {"player": r.order[r.pos], "phase": "throw", "max_throws": limit})]
+        if tb.mode is None:
+            return [Event("turn", {"player": tb.chooser, "phase": "choose", "max_throws": 0})]
+        return [Event("turn", {"player": self._actor(s), "phase": "extra", "max_throws": 1})]
 
     # --- resolution ----------------------------------------------------------------------------
 
@@ -423,28 +576,36 @@ class Mex(Engine[MexState, MexOptions]):
     def _finish(self, s: MexState, loser: int) -> list[Event]:
         """MX-R2 / MX-R3 / MX-P1 / MX-T6: the round's loser pays; points; elimination; next round."""
         r = s.round
-        lost = penalty(s.options.mex_penalty, r.mex_count)
-        s.lives[loser] = max(0, s.lives[loser] - lost)
-        data = {"round": r.number, "loser": loser, "penalty": lost, "mex_count": r.mex_count}
-        events = [
-            Event("round_over", {**data, "values": list(r.final), "ended_early_by": r.ended_early_by}),
-            Event("life_lost", {"player": loser, "lost": lost, "lives": s.lives[loser]}),
-        ]
-        if s.options.points_enabled:
-            deltas = [0] * len(s.lives)
+        o = s.options
+        mexes = r.mex_count
+        lost = penalty(o.mex_penalty, mexes)
+        lives = s.lives = list(s.lives)  # replaced, not edited
+        left = lives[loser] = max(0, lives[loser] - lost)
+        data = {"round": r.number, "loser": loser, "penalty": lost, "mex_count": mexes, "values": list(r.final)}
+        data["ended_early_by"] = r.ended_early_by
+        events = [Event("round_over", data), Event("life_lost", {"player": loser, "lost": lost, "lives": left})]
+        n = len(lives)
+        if o.points_enabled:
+            deltas = [0] * n
+            throws = r.throws
             for q in r.order:
-                mexed = any(mex_value(faces) == MEX for faces in r.throws[q])
-                deltas[q] = LOSE_POINTS if q == loser else SURVIVE_POINTS + MEX_POINTS * mexed
+                # A Mex is the faces [2, 1] or [1, 2]; none was thrown when the round counted none (MX-4).
+                mexed = mexes and ([2, 1] in throws[q] or [1, 2] in throws[q])
+                deltas[q] = LOSE_POINTS if q == loser else SURVIVE_POINTS + MEX_POINTS if mexed else SURVIVE_POINTS
             events.append(self._score(s, deltas, "round"))
-        if s.lives[loser] == 0:
+        if not left:
             events.append(Event("eliminated", {"player": loser, "place": self._go_out(s, loser)}))
-        alive = self._alive(s)
-        if len(alive) == 1:
-            return events + self._game_over(s, alive[0])
-        # MX-1a: the loser starts, or the next alive player clockwise after them.
-        starter = next(q for k in range(len(s.lives)) if (q := (loser + k) % len(s.lives)) in alive)
-        s.round = self._round(len(s.lives), r.number + 1, starter, s.out)
-        return events + self._round_events(s)
+        # MX-1a: the loser starts, or the next alive player clockwise after them; the order runs on from there.
+        out = s.out
+        order = [*range(loser, n), *range(loser)]
+        if out:
+            order = [q for q in order if q not in out]
+        if len(order) == 1:
+            events += self._game_over(s, order[0])
+        else:
+            s.round = MexRound(r.number + 1, order[0], order, [[] for _ in range(n)], [None] * n)
+            events += self._round_events(s)
+        return events
 
     def _score(self, s: MexState, deltas: list[int], reason: str) -> Event:
         s.points = [p + d for p, d in zip(s.points, deltas, strict=True)]
@@ -465,7 +626,7 @@ class Mex(Engine[MexState, MexOptions]):
     @staticmethod
     def _go_out(s: MexState, player: int) -> int:
         """Record ``player`` as out; returns their final place (MX-E2)."""
-        s.out.append(player)
+        s.out = [*s.out, player]  # replaced, not edited
         return len(s.lives) - len(s.out) + 1
 
     @staticmethod
@@ -490,7 +651,7 @@ class Mex(Engine[MexState, MexOptions]):
         """Throw once if not thrown yet this turn, then stand. A chooser gets ``mex`` (MX-T2);
         an extra-round thrower throws."""
         self.check_turn(state, player)
-        s = clone(state)
+        s = state.copy()
         events = [Event("timeout", {"player": player})]
         tb = s.round.tiebreak
         if tb is not None:
@@ -505,7 +666,7 @@ class Mex(Engine[MexState, MexOptions]):
     def forfeit(self, state: MexState, player: int, dice: DiceSource) -> tuple[MexState, list[Event]]:
         """The player leaves at once. The round goes on without them: their throws stop counting
         (a Mex they threw still counts for the penalty) and they take no points for it."""
-        s = clone(state)
+        s = state.copy()
         if state.winner is not None or not 0 <= player < len(s.lives) or player in s.out:
             return s, []
         actor = self._actor(state)
@@ -514,9 +675,10 @@ class Mex(Engine[MexState, MexOptions]):
         alive = self._alive(s)
         if len(alive) == 1:
             return s, events + self._game_over(s, alive[0])
-        r = s.round
+        r = s.round  # a copy, its tiebreak too (MexState.copy); its lists are replaced, not edited
         i = r.order.index(player)
-        r.order.pop(i)
+        r.order = r.order[:i] + r.order[i + 1 :]
+        r.final = list(r.final)
         r.final[player] = None
         tb = r.tiebreak
         if tb is None:
