@@ -13,6 +13,8 @@ import hashlib
 import json
 import random
 import re
+import shutil
+import subprocess
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -610,3 +612,22 @@ def test_a_refused_move_draws_nothing(name: str) -> None:
                 assert dice.nonce == before, (seat, action)
         seat = rng.choice(engine.to_act(state))
         state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)), dice)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_javascript_verifier_agrees(tmp_path: Path) -> None:
+    """docs/FAIRNESS.md's JavaScript verifier: the stream as another language reads the page."""
+    text = DOC.read_text(encoding="utf-8")
+    script = tmp_path / "verify.js"
+    script.write_text(text.split("<!-- javascript verifier -->", 1)[1].split("```javascript\n", 1)[1].split("```")[0])
+    for number, export in enumerate([*vectors()["games"], game("mythic", 2)]):
+        path = tmp_path / f"game{number}.json"
+        path.write_text(json.dumps(export), encoding="utf-8")
+        done = subprocess.run(["node", str(script), str(path)], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.strip() == "every draw matches", done.stderr
+        m, c, p = draws_of(export)[-1]
+        kind, n, values = export["moves"][m]["dice"][c]
+        values[p] = values[p] % n + 1 if kind == "r" else (values[p] + 1) % n
+        path.write_text(json.dumps(export), encoding="utf-8")
+        done = subprocess.run(["node", str(script), str(path)], capture_output=True, text=True, timeout=60)
+        assert done.returncode != 0 and f"action {export['moves'][m]['seq']}:" in done.stderr
