@@ -24,9 +24,8 @@ Decisions not fixed by the rules text (also in the rules help):
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any, TypedDict, cast
 
 from bot.games.base import (
@@ -234,6 +233,11 @@ class MythicOptions(OptionsBase):
                 name = "hands_by_players" if self.hands_by_players != "3:8,4:8,5:7,6:6" else "dice_set"
                 raise InvalidOptions(name, "bag_too_small", players=players, hands=hands[players], bag=bag)
 
+    @cached_property
+    def die_types(self) -> tuple[str, ...]:
+        """``bag_types(dice_set)``, kept on the options: every move reads it."""
+        return bag_types(self.dice_set)
+
     @property
     def min_players(self) -> int:
         return 2 if self.allow_two_players else 3
@@ -244,12 +248,40 @@ class MythicOptions(OptionsBase):
 
 # --- state --------------------------------------------------------------------------------
 
+# The persisted keys, in to_json's order (the order of the dataclass this class replaced).
+_FIELDS = (
+    "options",
+    "players",
+    "hands_total",
+    "start_player",
+    "scores",
+    "active",
+    "hand_no",
+    "phase",
+    "hands",
+    "bids",
+    "revealed",
+    "tricks",
+    "won",
+    "trick",
+    "leader",
+    "current",
+    "trick_no",
+    "discarded",
+    "last_trick",
+    "exact_bids",
+    "forfeited",
+)
+_FIELD_NAMES = _FIELDS[1:]  # all but the options, which to_json writes as a dict
+_new_state = object.__new__
 
-@dataclass
+
 class MythicState:
-    """One game. Updated by replacement: ``apply`` makes a shallow copy and gives it new lists only where the
-    move changes them, so a state shares its unchanged lists with the state it came from. Nothing may change a
-    list in place once the state is handed out (the engine never does; callers never did)."""
+    """One game, updated by replacement: a move starts from ``copy()`` (shallow) and gives the copy new lists
+    only where it changes them, so a state shares its unchanged lists with the state it came from. Nothing
+    changes a list in place once a state is handed out. ``__slots__``: a move reads a dozen fields."""
+
+    __slots__ = _FIELDS
 
     options: MythicOptions
     players: int
@@ -257,32 +289,80 @@ class MythicState:
     start_player: int
     scores: list[int]
     active: list[bool]
-    hand_no: int = 1
-    phase: str = "bidding"  # bidding | playing | over
-    hands: list[list[int]] = field(default_factory=list)  # hidden dice (die ids, sorted)
-    bids: list[int | None] = field(default_factory=list)
-    revealed: bool = False
-    tricks: list[int] = field(default_factory=list)
-    won: list[list[JSON]] = field(default_factory=list)  # per seat: {"rolls": [...], "win": index}
-    trick: list[JSON] = field(default_factory=list)  # rolls: {"player", "die", "type", "face"}
-    leader: int = 0
-    current: int | None = None
-    trick_no: int = 0  # tricks finished this hand (including discarded ones)
-    discarded: int = 0
-    last_trick: JSON | None = None
-    exact_bids: list[int] = field(default_factory=list)
-    forfeited: list[int] = field(default_factory=list)
+    hand_no: int
+    phase: str  # bidding | playing | over
+    hands: list[list[int]]  # hidden dice (die ids, sorted)
+    bids: list[int | None]
+    revealed: bool
+    tricks: list[int]
+    won: list[list[JSON]]  # per seat: {"rolls": [...], "win": index}
+    trick: list[JSON]  # rolls: {"player", "die", "type", "face"}
+    leader: int
+    current: int | None
+    trick_no: int  # tricks finished this hand (including discarded ones)
+    discarded: int
+    last_trick: JSON | None
+    exact_bids: list[int]
+    forfeited: list[int]
 
+    def __init__(
+        self,
+        options: MythicOptions,
+        players: int,
+        hands_total: int,
+        start_player: int,
+        scores: list[int],
+        active: list[bool],
+        hand_no: int = 1,
+        phase: str = "bidding",
+        hands: list[list[int]] | None = None,
+        bids: list[int | None] | None = None,
+        revealed: bool = False,
+        tricks: list[int] | None = None,
+        won: list[list[JSON]] | None = None,
+        trick: list[JSON] | None = None,
+        leader: int = 0,
+        current: int | None = None,
+        trick_no: int = 0,
+        discarded: int = 0,
+        last_trick: JSON | None = None,
+        exact_bids: list[int] | None = None,
+        forfeited: list[int] | None = None,
+    ) -> None:
+        self.options, self.players, self.hands_total, self.start_player = options, players, hands_total, start_player
+        self.scores, self.active, self.hand_no, self.phase = scores, active, hand_no, phase
+        self.hands = [] if hands is None else hands
+        self.bids = [] if bids is None else bids
+        self.revealed = revealed
+        self.tricks = [] if tricks is None else tricks
+        self.won = [] if won is None else won
+        self.trick = [] if trick is None else trick
+        self.leader, self.current, self.trick_no, self.discarded = leader, current, trick_no, discarded
+        self.last_trick = last_trick
+        self.exact_bids = [] if exact_bids is None else exact_bids
+        self.forfeited = [] if forfeited is None else forfeited
 
-_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(MythicState) if f.name != "options")
-_new_state = object.__new__
+    def copy(self) -> MythicState:
+        """A shallow copy: what a move starts from (a deep copy was two thirds of an ``apply``)."""
+        s = _new_state(MythicState)
+        s.options, s.players, s.hands_total = self.options, self.players, self.hands_total
+        s.start_player, s.scores, s.active = self.start_player, self.scores, self.active
+        s.hand_no, s.phase = self.hand_no, self.phase
+        s.hands, s.bids, s.revealed, s.tricks = self.hands, self.bids, self.revealed, self.tricks
+        s.won, s.trick, s.leader, s.current = self.won, self.trick, self.leader, self.current
+        s.trick_no, s.discarded, s.last_trick = self.trick_no, self.discarded, self.last_trick
+        s.exact_bids, s.forfeited = self.exact_bids, self.forfeited
+        return s
 
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not MythicState:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
 
-def _successor(state: MythicState) -> MythicState:
-    """A shallow copy to update by replacement (a deep copy was two thirds of an ``apply``)."""
-    s: MythicState = _new_state(MythicState)
-    s.__dict__.update(state.__dict__)
-    return s
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return f"MythicState({', '.join(f'{name}={getattr(self, name)!r}' for name in _FIELDS)})"
 
 
 def _fields(state: MythicState) -> JSON:
@@ -325,32 +405,34 @@ def legal_dice(hand: list[int], rolls: list[JSON], options: MythicOptions) -> li
 
 def trick_winner(rolls: list[JSON], options: MythicOptions) -> int | None:
     """MD-R1..R3: the index (into ``rolls``) of the winning roll, or None (``all_flags=nobody``)."""
-    later = options.same_special_tie == "later"
-    specials = [(i, r["face"]) for i, r in enumerate(rolls) if r["face"] in _SPECIAL_SET]
-    if specials:
-        if options.three_way == "sequential":
-            best_i, best = specials[0]
-            for i, face in specials[1:]:
-                if (face == best and later) or BEATS[face] == best:
-                    best_i, best = i, face
+    faces = [r["face"] for r in rolls]
+    if _SPECIAL_SET.isdisjoint(faces):  # the usual trick: numbers and flags only
+        best_i, best_value = None, 0
+        for i, face in enumerate(faces):
+            value = _VALUE[face]
+            if value and value >= best_value:  # ties: the later roller
+                best_i, best_value = i, value
+        if best_i is not None:
             return best_i
-        present = {face for _, face in specials}
-        if len(present) == 1:
-            kind = next(iter(present))
-        elif len(present) == 2:
-            a, b = sorted(present)
-            kind = a if BEATS[a] == b else b
-        else:
-            kind = "mermaid"
-        same = [i for i, face in specials if face == kind]
-        return same[-1] if later else same[0]
-    numbers = [(_VALUE[r["face"]] or 0, i) for i, r in enumerate(rolls)]
-    best_value = max((v for v, _ in numbers), default=0)
-    if best_value > 0:
-        return max(i for v, i in numbers if v == best_value)  # ties: the later roller
-    if options.all_flags == "nobody":
-        return None
-    return 0  # MD-R3: all flags, the first roller wins
+        return None if options.all_flags == "nobody" else 0  # MD-R3: all flags, the first roller wins
+    later = options.same_special_tie == "later"
+    specials = [(i, face) for i, face in enumerate(faces) if face in _SPECIAL_SET]
+    if options.three_way == "sequential":
+        best_i, best = specials[0]
+        for i, face in specials[1:]:
+            if (face == best and later) or BEATS[face] == best:
+                best_i, best = i, face
+        return best_i
+    present = {face for _, face in specials}
+    if len(present) == 1:
+        kind = next(iter(present))
+    elif len(present) == 2:
+        a, b = sorted(present)
+        kind = a if BEATS[a] == b else b
+    else:
+        kind = "mermaid"
+    same = [i for i, face in specials if face == kind]
+    return same[-1] if later else same[0]
 
 
 def trick_bonus(trick: JSON, options: MythicOptions) -> int:
@@ -482,8 +564,19 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         if phase == "playing":
             if state.current is None or player != state.current:
                 return []
-            return [_PLAYS[d] for d in legal_dice(state.hands[player], state.trick, state.options)]
-        if phase != "bidding" or player not in self.to_act(state):
+            hand = state.hands[player]
+            suit = trick_suit(state.trick, state.options)
+            if suit is not None:  # legal_dice, without building the die list first
+                types = state.options.die_types
+                if suit in map(types.__getitem__, hand):
+                    return [_PLAYS[d] for d in hand if types[d] == suit or types[d] in _SPECIAL_SET]
+            return list(map(_PLAYS.__getitem__, hand))
+        if phase != "bidding":
+            return []
+        if type(player) is int:  # to_act's test, without building it
+            if not (0 <= player < state.players and state.active[player] and state.bids[player] is None):
+                return []
+        elif player not in self.to_act(state):
             return []
         h = state.hand_no
         return list(_BIDS[h]) if h < len(_BIDS) else [Action("bid", (b,)) for b in range(h + 1)]
@@ -512,7 +605,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
                 raise IllegalMove("already_bid")
             if not 0 <= bid <= state.hand_no:
                 raise IllegalMove("bid_out_of_range", bid=bid, lo=0, hi=state.hand_no)
-            s = _successor(state)
+            s = state.copy()
             return s, self._bid(s, player, bid)
         die = args[0]
         if phase == "bidding":
@@ -522,14 +615,49 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         hand = state.hands[player]
         if die not in hand:
             raise IllegalMove("die_not_in_hand", die=die)
-        suit = trick_suit(state.trick, state.options)
-        if suit is not None:
-            types = bag_types(state.options.dice_set)
-            kind = types[die]
-            if kind != suit and kind not in _SPECIAL_SET and any(types[d] == suit for d in hand):
-                raise IllegalMove("must_follow_colour", colour=suit, die=die)
-        s = _successor(state)
-        return s, self._play(s, player, die, suit, dice)
+        options = state.options
+        types = options.die_types
+        kind = types[die]
+        trick = state.trick
+        suit = trick_suit(trick, options)
+        if suit is not None and kind != suit and kind not in _SPECIAL_SET and any(types[d] == suit for d in hand):
+            raise IllegalMove("must_follow_colour", colour=suit, die=die)
+        roll = dice.roll(1, 6)[0]  # MD-L4: rolled only now
+        face = FACES[kind][roll - 1]
+        s = state.copy()
+        s.hands = hands = s.hands.copy()
+        hands[player] = hand = hand.copy()
+        hand.remove(die)
+        s.trick = trick = [*trick, {"player": player, "die": die, "type": kind, "face": face}]
+        if suit is None and kind in _COLOUR_SET:
+            suit = trick_suit(trick, options)  # this die may set it (unless a special lead means no suit)
+        data = {
+            "player": player,
+            "die": die,
+            "type": kind,
+            "roll": roll,
+            "face": face,
+            "value": _VALUE[face],
+            "suit": suit,
+            "trick": s.trick_no + 1,
+        }
+        events = [Event("played", data)]
+        active = s.active
+        # Each live seat rolls once and a leaver's roll is withdrawn, so the rollers are distinct live seats:
+        # the trick is complete exactly when it holds a roll per live seat (_advance, without its set).
+        if len(trick) < active.count(True):
+            p, n = player, s.players
+            while True:
+                p = (p + 1) % n
+                if active[p]:
+                    for r in trick:
+                        if r["player"] == p:
+                            break
+                    else:
+                        s.current = p
+                        return s, events
+        events += self._resolve(s, dice)
+        return s, events
 
     def _bid(self, s: MythicState, player: int, bid: int) -> list[Event]:
         s.bids = bids = s.bids.copy()
@@ -546,29 +674,6 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         s.current = s.leader
         return [Event("bids_revealed", {"hand": s.hand_no, "bids": list(s.bids), "leader": s.leader})]
 
-    def _play(self, s: MythicState, player: int, die: int, suit: str | None, dice: DiceSource) -> list[Event]:
-        """``player`` rolls ``die`` (checked legal) into a trick whose suit so far is ``suit``."""
-        kind = bag_types(s.options.dice_set)[die]
-        roll = dice.roll(1, 6)[0]  # MD-L4: rolled only now
-        face = FACES[kind][roll - 1]
-        s.hands = hands = s.hands.copy()
-        hands[player] = hand = hands[player].copy()
-        hand.remove(die)
-        s.trick = trick = [*s.trick, {"player": player, "die": die, "type": kind, "face": face}]
-        if suit is None and kind in _COLOUR_SET:
-            suit = trick_suit(trick, s.options)  # this die may set it (unless a special lead means no suit)
-        data = {
-            "player": player,
-            "die": die,
-            "type": kind,
-            "roll": roll,
-            "face": face,
-            "value": _VALUE[face],
-            "suit": suit,
-            "trick": s.trick_no + 1,
-        }
-        return [Event("played", data), *self._advance(s, dice)]
-
     def _advance(self, s: MythicState, dice: DiceSource) -> list[Event]:
         """After a roll or a withdrawal: next roller, or resolve the trick (and maybe the hand)."""
         trick = s.trick
@@ -576,9 +681,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
             s.current = s.leader
             return []
         active = s.active
-        # Each live seat rolls once and a leaver's roll is withdrawn, so the rollers are live seats, all distinct:
-        # everyone has rolled exactly when the trick holds as many rolls as there are live seats.
-        if len(trick) < active.count(True):
+        if len(trick) < active.count(True):  # see apply
             rolled = {r["player"] for r in trick}
             p = trick[-1]["player"]
             while True:
