@@ -10,6 +10,7 @@ A recorded action's dice are the calls it made, in order: ``["r", sides, [face, 
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -320,3 +321,10 @@ def main(argv: Sequence[str]) -> int:
     draws = sum(len(call[2]) for move in export["moves"] for call in move["dice"] or ())
     print(t("verify.ok", game=export["game"], moves=len(export["moves"]), draws=draws, commitment=export["commitment"]))
     return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The ``verify`` subcommand's arguments, as ``bot.cli`` adds them (like ``play`` and ``simulate``)."""
+    parser.add_argument("file", help="a game exported with /game export (JSON)")
+    parser.set_defaults(handler=lambda args: main([args.file]))
+    return parser

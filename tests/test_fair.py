@@ -631,3 +631,16 @@ def test_the_javascript_verifier_agrees(tmp_path: Path) -> None:
         path.write_text(json.dumps(export), encoding="utf-8")
         done = subprocess.run(["node", str(script), str(path)], capture_output=True, text=True, timeout=60)
         assert done.returncode != 0 and f"action {export['moves'][m]['seq']}:" in done.stderr
+
+
+def test_the_verify_subcommand_parses_its_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from bot.verify import add_arguments
+
+    parser = argparse.ArgumentParser(prog="dicetavern")
+    add_arguments(parser.add_subparsers(dest="command").add_parser("verify"))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game("liar")), encoding="utf-8")
+    args = parser.parse_args(["verify", str(path)])
+    assert args.handler(args) == 0 and capsys.readouterr().out.startswith("✓ liar game verified")
