@@ -74,25 +74,21 @@ class Table:
                 return index
         return None
 
-    log_json: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_EVENTS), repr=False)  # log, encoded
-
     def add_log(self, entries: list[tuple[str, dict[str, Any]]]) -> None:
         self.log.extend(entries)
-        self.log_json.extend(dumps(list(e)) for e in entries)
 
     def meta(self, extra: Sequence[tuple[str, dict[str, Any]]] = ()) -> str:
         """The meta column as JSON text; ``extra`` log entries are included as if already appended.
 
-        Log entries are encoded once, when they arrive: re-encoding the whole log on every action
-        was a third of an action's cost.
+        Built only for a snapshot of the games row (every few moves, see ``bot.tables.service``), so the log is
+        encoded then, in one call, rather than kept encoded beside itself in every table's memory.
         """
-        encoded = list(self.log_json) + [dumps(list(e)) for e in extra]
-        return (
-            f'{{"timeouts":{dumps(self.timeouts)},"locale":{dumps(self.locale)},'
-            f'"log":[{",".join(encoded[-LOG_EVENTS:])}]}}'
-        )
+        log = list(self.log)
+        if extra:
+            log = (log + list(extra))[-LOG_EVENTS:]
+        return f'{{"timeouts":{dumps(self.timeouts)},"locale":{dumps(self.locale)},"log":{dumps(log)}}}'
 
     def load_meta(self, meta: dict[str, Any]) -> None:
         self.timeouts = list(meta.get("timeouts", []))
-        self.add_log([(kind, data) for kind, data in meta.get("log", [])])
+        self.log.extend([(kind, data) for kind, data in meta.get("log", [])])
         self.locale = meta.get("locale", "en")

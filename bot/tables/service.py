@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -31,7 +30,7 @@ from typing import Any, Protocol, TypeVar
 
 from bot.games import Action, Event, InvalidOptions, get_engine
 from bot.games.dice import DiceSource, RecordingDice, ReplayDice
-from bot.jsontext import dumps
+from bot.jsontext import dumps, loads
 from bot.store import Store, repo
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
@@ -195,7 +194,7 @@ class TableService:
         try:
             for row in rows:
                 seat, text = row["seat"], row["action"]
-                dice = ReplayDice(json.loads(row["dice"]) if row["dice"] else ())
+                dice = ReplayDice(loads(row["dice"]) if row["dice"] else ())
                 if text == "timeout":
                     state, events = engine.timeout(state, seat, dice)
                     timeouts[seat] += 1
@@ -233,14 +232,14 @@ class TableService:
             game=row["game"],
             status=row["status"],
             host_id=row["host_id"],
-            options=json.loads(row["options"]),
-            seats=[Seat(**s) for s in json.loads(row["seats"])],
+            options=loads(row["options"]),
+            seats=[Seat(**s) for s in loads(row["seats"])],
             version=row["version"],
             message_id=row["message_id"],
             deadline=row["due"],
             snapshot_version=row["version"],
         )
-        table.load_meta(json.loads(row["meta"]))
+        table.load_meta(loads(row["meta"]))
         if row["state"]:
             table.state = table.engine.loads(row["state"])
         return table
