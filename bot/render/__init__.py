@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
+import bot.i18n as i18n
 from bot.games import Event, IllegalMove, InvalidOptions
 from bot.games.parsing import QUOTE_LIMIT, clip, quote
 from bot.games.registry import spec
-from bot.i18n import has, t
+from bot.i18n import SURFACE, has, t
 from bot.tables.model import Table, TableError
 
 log = logging.getLogger(__name__)
@@ -158,9 +159,15 @@ class TableText:
     footer: str
 
 
+_MODULES: dict[str, Any] = {}  # game id -> its render module (import_module costs ~2 µs, asked per log line)
+
+
 def game_module(game: str) -> Any:
     """The game's render module, as its spec names it (``bot.render.<id>`` by convention)."""
-    return import_module(spec(game).renderer)
+    module = _MODULES.get(game)
+    if module is None:
+        module = _MODULES[game] = import_module(spec(game).renderer)
+    return module
 
 
 @dataclass(frozen=True)
@@ -193,12 +200,128 @@ def controls(table: Table) -> list[Control | Menu]:
         ]
     if table.status != "running" or table.state is None:
         return []
-    return list(game_module(table.game).controls(table.engine.view(table.state, None)))
+    cache = _state_cache(table)
+    # Controls name catalog keys, but a menu's options may be text already written (a bid), hence the key.
+    key = (SURFACE.get(), i18n.catalog, game_module(table.game))
+    if cache.controls is None or cache.controls[0] != key:
+        cache.controls = (key, tuple(game_module(table.game).controls(_public_view(table, cache))))
+        _release_view(cache)
+    return list(cache.controls[1])
+
+
+# -- render once: what a table's message is built from, cached on the table ---------------------------------------
+#
+# The table message is redrawn after every move, but a move changes only the state: the log's older lines, the
+# title and the footer stay. So each log line is rendered once (per locale), when its event is first shown, and
+# the state's view, body and controls once per state. Keys hold everything the text is made from besides the
+# table itself (locale, surface, seat names, the catalog function and the render module, which tests replace),
+# and a cached state or log entry is recognised by identity, with a reference kept so its id cannot be reused.
+
+
+class RenderCache:
+    """One table's rendered pieces (``Table.render_cache``)."""
+
+    __slots__ = ("state", "version", "view", "bodies", "controls", "head", "logs")
+
+    def __init__(self) -> None:
+        self.state: Any = None  # the state the next three fields were made from (with the table's version)
+        self.version = -1
+        self.view: Any = None  # its public view, until both the body and the controls are made
+        self.bodies: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        self.controls: tuple[tuple[Any, ...], tuple[Control | Menu, ...]] | None = None  # (key, controls)
+        self.head: tuple[tuple[Any, ...], str, str] | None = None  # (key, title, footer)
+        self.logs: dict[tuple[Any, ...], dict[int, tuple[object, str | None]]] = {}  # key -> id(entry) -> line
+
+
+KEYS_KEPT = 4  # locales (or surfaces, or seat lists) remembered per table: the table's own plus a few viewers'
+
+
+def _cache(table: Table) -> RenderCache:
+    cache = table.render_cache
+    if not isinstance(cache, RenderCache):
+        cache = table.render_cache = RenderCache()
+    return cache
+
+
+def _state_cache(table: Table) -> RenderCache:
+    """The table's cache, its per-state part reset when the state (or version) moved on."""
+    cache = _cache(table)
+    if cache.state is not table.state or cache.version != table.version:
+        cache.state, cache.version = table.state, table.version
+        cache.view, cache.controls = None, None
+        cache.bodies = {}
+    return cache
+
+
+def _public_view(table: Table, cache: RenderCache) -> Any:
+    """The channel's view of the current state, made once for the body and the controls."""
+    view = cache.view
+    if view is None:
+        view = cache.view = table.engine.view(table.state, None)
+    return view
+
+
+def _release_view(cache: RenderCache) -> None:
+    if cache.bodies and cache.controls is not None:
+        cache.view = None  # both made: no need to keep it (a Liar's Dice view holds every legal bid)
+
+
+def _text_key(table: Table, names: list[str], locale: str) -> tuple[Any, ...]:
+    return (locale, SURFACE.get(), i18n.catalog, game_module(table.game), tuple(names))
+
+
+def _body(table: Table, names: list[str], locale: str) -> list[str]:
+    cache = _state_cache(table)
+    key = _text_key(table, names, locale)
+    body = cache.bodies.get(key)
+    if body is None:
+        if len(cache.bodies) >= KEYS_KEPT:
+            cache.bodies.clear()
+        body = cache.bodies[key] = tuple(game_module(table.game).body(_public_view(table, cache), names, locale))
+        _release_view(cache)
+    return list(body)
+
+
+def _head(table: Table, locale: str) -> tuple[str, str]:
+    cache = _cache(table)
+    key = (locale, SURFACE.get(), i18n.catalog, table.game, table.status, table.id)
+    if cache.head is None or cache.head[0] != key:
+        game = t(f"game.{table.game}", locale)
+        title = t("table.title", locale, game=game, status=t(f"status.{table.status}", locale))
+        cache.head = (key, title, t("table.footer", locale, id=table.id))
+    return cache.head[1], cache.head[2]
+
+
+def log_lines(table: Table, names: list[str], locale: str) -> list[str]:
+    """The table log's lines (at most LOG_LINES, newest last), each event rendered once per locale."""
+    key = _text_key(table, names, locale)
+    logs = _cache(table).logs
+    lines = logs.get(key)
+    if lines is None:
+        if len(logs) >= KEYS_KEPT:
+            logs.clear()
+        lines = logs[key] = {}
+    shown: list[str] = []
+    for entry in reversed(table.log):  # newest first: only the last LOG_LINES lines with text are shown
+        hit = lines.get(id(entry))
+        if hit is None or hit[0] is not entry:
+            kind, data = entry
+            hit = lines[id(entry)] = (entry, event_text(table.game, kind, data, names, locale))
+        if hit[1]:
+            shown.append(hit[1])
+            if len(shown) == LOG_LINES:
+                break
+    if len(lines) > 2 * len(table.log) + LOG_LINES:  # events that left the log: forget their lines
+        current = {id(entry) for entry in table.log}
+        for gone in [k for k in lines if k not in current]:
+            del lines[gone]
+    shown.reverse()
+    return shown
 
 
 def table_text(table: Table, locale: str, viewer: int | None = None) -> TableText:
     names = seat_names(table)
-    title = t("table.title", locale, game=t(f"game.{table.game}", locale), status=t(f"status.{table.status}", locale))
+    title, footer = _head(table, locale)
     if table.state is None:
         body = [t("table.lobby_players", locale, count=len(table.seats))]
         body += [
@@ -209,13 +332,11 @@ def table_text(table: Table, locale: str, viewer: int | None = None) -> TableTex
         if changed:
             body.append(t("table.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items())))
         body.append(t("table.lobby_hint", locale, game=table.game))
+    elif viewer is None:
+        body = _body(table, names, locale)
     else:
-        view = table.engine.view(table.state, viewer)
-        body = game_module(table.game).body(view, names, locale)
-    log = [line for kind, data in table.log if (line := event_text(table.game, kind, data, names, locale))]
-    log = log[-LOG_LINES:]
-    footer = t("table.footer", locale, id=table.id)
-    return TableText(title, body, log, footer)
+        body = game_module(table.game).body(table.engine.view(table.state, viewer), names, locale)
+    return TableText(title, body, log_lines(table, names, locale), footer)
 
 
 def private_text(table: Table, event: Event, locale: str) -> str | None:

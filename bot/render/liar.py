@@ -6,21 +6,34 @@ player's dice only ever appear in their own view, their DM, or a public reveal.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+import bot.i18n as i18n
 from bot.games.base import Action
 from bot.games.liars_dice import LiarView
-from bot.i18n import DEFAULT, t
+from bot.i18n import DEFAULT, SURFACE, t
 from bot.render import DIE_FACES, Control, Menu, dice_text
 
 MENU_SIZE = 25  # Discord's limit of options per select
 LOW_FACES = (1, 2, 3)
 
+# Every raise in play is drawn as text twice per move (the smallest in the body, up to 50 in the menus) from a
+# few hundred possible bids: memos keyed by what the text is made of, the surface and the catalog function
+# included (tests replace it).
+MEMO = 4096
+
 
 def bid_text(quantity: int, face: int, locale: str = DEFAULT, key: str = "liar.bid") -> str:
     """``**3 × ⚃** (fours)``; ``key="liar.bid_label"`` gives the plain form for select options."""
+    return _bid_text(quantity, face, locale, key, SURFACE.get(), i18n.catalog)
+
+
+@lru_cache(maxsize=MEMO)
+def _bid_text(quantity: int, face: int, locale: str, key: str, surface: str | None, source: Any) -> str:
     name = t(f"liar.face_{'one' if quantity == 1 else 'many'}.{face}", locale)
     return t(key, locale, quantity=quantity, die=DIE_FACES[face - 1], name=name)
+
 
 # The fields ``error_params`` adds to a refusal's own params (tests/test_catalog.py checks templates against them).
 ERROR_PARAMS = frozenset({"bid", "standing", "rule_name", "why", "smallest", "dice"})
@@ -62,8 +75,13 @@ def _raises(view: LiarView) -> list[tuple[int, int]]:
     """Every legal bid now, smallest first: the engine's public actions in the channel's view."""
     if view.get("over") or view.get("current") is None:
         return []
-    bids = map(Action.parse, view["public"])
-    return [(int(a.args[0]), int(a.args[1])) for a in bids if a.name == "bid"]
+    return list(_parsed(tuple(view["public"])))
+
+
+@lru_cache(maxsize=MEMO)
+def _parsed(public: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    bids = map(Action.parse, public)
+    return tuple((int(a.args[0]), int(a.args[1])) for a in bids if a.name == "bid")
 
 
 def _menu(name: str, placeholder: str, bids: list[tuple[int, int]], rank: list[tuple[int, int]]) -> Menu | None:
@@ -89,21 +107,29 @@ def controls(view: LiarView) -> list[Control | Menu]:
     """Min raise (the rule's smallest legal bid), Liar!, and two menus of legal raises (low and high faces)."""
     if view.get("over") or view.get("current") is None:
         return []
-    bids = _raises(view)
+    public = tuple(view["public"])
+    return list(_controls(public, bool(view["bid"]), bool(view["options"]["wild_ones"]), SURFACE.get(), i18n.catalog))
+
+
+@lru_cache(maxsize=MEMO)
+def _controls(
+    public: tuple[str, ...], has_bid: bool, wild_ones: bool, surface: str | None, source: Any
+) -> tuple[Control | Menu, ...]:
+    bids = list(_parsed(public))
     out: list[Control | Menu] = []
     if bids:
         q, f = bids[0]
-        label = "liar.min_raise_button" if view["bid"] else "liar.open_button"
+        label = "liar.min_raise_button" if has_bid else "liar.open_button"
         out.append(Control(label, f"bid:{q}:{f}", "primary"))
-    if view["bid"]:
+    if has_bid:
         out.append(Control("liar.liar_button", "challenge", "danger"))
     low = [b for b in bids if b[1] in LOW_FACES]
     high = [b for b in bids if b[1] not in LOW_FACES]
-    low_key = "liar.menu_low_wild" if view["options"]["wild_ones"] else "liar.menu_low"
+    low_key = "liar.menu_low_wild" if wild_ones else "liar.menu_low"
     for menu in (_menu("bid_low", low_key, low, bids), _menu("bid_high", "liar.menu_high", high, bids)):
         if menu is not None:
             out.append(menu)
-    return out
+    return tuple(out)
 
 
 def _seat_lines(view: LiarView, names: list[str], locale: str) -> list[str]:
