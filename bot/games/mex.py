@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import add
 from typing import Any, TypedDict
 
 from bot.games.base import (
@@ -57,6 +58,8 @@ def mex_value(faces: Sequence[int]) -> int:
         return 100 * hi
     return 10 * hi + lo
 
+
+_tuple_new = tuple.__new__  # builds an Event in C: Event(...) runs the NamedTuple's Python __new__, twice the cost
 
 # mex_value of two faces, looked up as _VALUE[a][b] (a move's hot path; faces are 1..6).
 _VALUE = [[mex_value((a, b)) if a and b else 0 for b in range(7)] for a in range(7)]
@@ -200,11 +203,20 @@ class MexRound(_Slots):
         self.tiebreak = tiebreak
 
     def copy(self) -> MexRound:
-        """Shallow: ``order``, ``throws`` (and each seat's list in it) and ``final`` are shared until replaced."""
+        """Shallow: ``order``, ``throws`` (and each seat's list in it) and ``final`` are shared until replaced.
+        One plain assignment per slot: tuple assignments or the constructor cost half as much again."""
         new = object.__new__(MexRound)
-        new.number, new.starter, new.order, new.throws = self.number, self.starter, self.order, self.throws
-        new.final, new.pos, new.throw_limit, new.mex_count = self.final, self.pos, self.throw_limit, self.mex_count
-        new.ended_early_by, new.held, new.must_throw = self.ended_early_by, self.held, self.must_throw
+        new.number = self.number
+        new.starter = self.starter
+        new.order = self.order
+        new.throws = self.throws
+        new.final = self.final
+        new.pos = self.pos
+        new.throw_limit = self.throw_limit
+        new.mex_count = self.mex_count
+        new.ended_early_by = self.ended_early_by
+        new.held = self.held
+        new.must_throw = self.must_throw
         tb = self.tiebreak
         new.tiebreak = None if tb is None else tb.copy()
         return new
@@ -270,8 +282,12 @@ class MexState(_Slots):
     def copy(self) -> MexState:
         """What a move starts from: the round copied (every move changes it), the lists shared until replaced."""
         new = object.__new__(MexState)
-        new.options, new.lives, new.points, new.out = self.options, self.lives, self.points, self.out
-        new.round, new.winner = self.round.copy(), self.winner
+        new.options = self.options
+        new.lives = self.lives
+        new.points = self.points
+        new.out = self.out
+        new.round = self.round.copy()
+        new.winner = self.winner
         return new
 
 
@@ -318,7 +334,7 @@ class Mex(Engine[MexState, MexOptions]):
         r = s.round
         data = {"round": r.number, "starter": r.starter, "order": list(r.order), "lives": list(s.lives)}
         events = self._turn(s)
-        events.insert(0, Event("round_start", data))
+        events.insert(0, _tuple_new(Event, ("round_start", data, None)))
         return events
 
     # --- whose turn, what is legal --------------------------------------------------------------
@@ -471,7 +487,7 @@ class Mex(Engine[MexState, MexOptions]):
         limit = o.max_throws if r.throw_limit is None else r.throw_limit
         data = {"player": p, "faces": faces, "value": value, "mex": mex, "throw": count, "max_throws": limit,
                 "held": held, "extra": 0, "mode": "mex"}  # fmt: skip
-        events = [Event("throw", data)]
+        events = [_tuple_new(Event, ("throw", data, None))]
         if mex and o.mex_ends_turn:  # MX-4
             events += self._end_turn(s, "mex")
         elif count >= limit and not (o.allow_end_round_early and not r.mex_count and r.pos != len(r.order) - 1):
@@ -492,13 +508,14 @@ class Mex(Engine[MexState, MexOptions]):
         final = r.final = list(r.final)  # replaced, not edited
         faces = mine[-1]
         value = final[p] = _VALUE[faces[0]][faces[1]]
-        events = [Event("stand", {"player": p, "value": value, "throws": len(mine), "reason": reason})]
+        data = {"player": p, "value": value, "throws": len(mine), "reason": reason}
+        events = [_tuple_new(Event, ("stand", data, None))]
         if r.throw_limit is None:
             if s.options.mex_passes_lead and value == MEX and r.pos + 1 < len(r.order):
                 events.append(Event("lead_passed", {"player": p, "to": r.order[r.pos + 1]}))
             else:
                 r.throw_limit = len(mine)  # MX-3
-                events.append(Event("limit_set", {"player": p, "limit": r.throw_limit}))
+                events.append(_tuple_new(Event, ("limit_set", {"player": p, "limit": r.throw_limit}, None)))
         r.held = None
         r.must_throw = False
         r.pos += 1
@@ -542,7 +559,8 @@ class Mex(Engine[MexState, MexOptions]):
         tb = r.tiebreak
         if tb is None:
             limit = s.options.max_throws if r.throw_limit is None else r.throw_limit
-            return [Event("turn", {"player": r.order[r.pos], "phase": "throw", "max_throws": limit})]
+            data = {"player": r.order[r.pos], "phase": "throw", "max_throws": limit}
+            return [_tuple_new(Event, ("turn", data, None))]
         if tb.mode is None:
             return [Event("turn", {"player": tb.chooser, "phase": "choose", "max_throws": 0})]
         return [Event("turn", {"player": self._actor(s), "phase": "extra", "max_throws": 1})]
@@ -583,7 +601,10 @@ class Mex(Engine[MexState, MexOptions]):
         left = lives[loser] = max(0, lives[loser] - lost)
         data = {"round": r.number, "loser": loser, "penalty": lost, "mex_count": mexes, "values": list(r.final)}
         data["ended_early_by"] = r.ended_early_by
-        events = [Event("round_over", data), Event("life_lost", {"player": loser, "lost": lost, "lives": left})]
+        events = [
+            _tuple_new(Event, ("round_over", data, None)),
+            _tuple_new(Event, ("life_lost", {"player": loser, "lost": lost, "lives": left}, None)),
+        ]
         n = len(lives)
         if o.points_enabled:
             deltas = [0] * n
@@ -608,8 +629,8 @@ class Mex(Engine[MexState, MexOptions]):
         return events
 
     def _score(self, s: MexState, deltas: list[int], reason: str) -> Event:
-        s.points = [p + d for p, d in zip(s.points, deltas, strict=True)]
-        return Event("points", {"deltas": deltas, "points": list(s.points), "reason": reason})
+        points = s.points = list(map(add, s.points, deltas))  # one entry per seat in both
+        return _tuple_new(Event, ("points", {"deltas": deltas, "points": list(points), "reason": reason}, None))
 
     def _game_over(self, s: MexState, winner: int) -> list[Event]:
         """MX-E1 / MX-P2: the last player left wins (+5 points)."""

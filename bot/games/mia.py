@@ -29,6 +29,7 @@ from bot.games.dice import DiceSource
 from bot.games.registry import GameSpec
 
 MIA = 21
+_tuple_new = tuple.__new__  # builds an Event in C: Event(...) runs the NamedTuple's Python __new__, twice the cost
 # M-1: every value a roll (or a claim) can have, in plain numeric order; (2, 1) gives 21 = Mia.
 VALUES: tuple[int, ...] = tuple(sorted(10 * hi + lo for hi in range(1, 7) for lo in range(1, hi + 1)))
 
@@ -58,7 +59,7 @@ PHASE_OF = {
 def value_of(dice: list[int] | tuple[int, ...]) -> int:
     """M-1: the higher die gives the tens; (1, 2) is written 21 (Mia)."""
     a, b = dice
-    return 10 * max(a, b) + min(a, b)
+    return 10 * a + b if a >= b else 10 * b + a
 
 
 def rank(value: int, doubles_order: str = "ones_high") -> int:
@@ -176,14 +177,26 @@ class MiaState:
         self.winner = winner
 
     def copy(self) -> MiaState:
-        """A shallow copy: what a move starts from (it replaces, never edits, the lists it changes)."""
+        """A shallow copy: what a move starts from (it replaces, never edits, the lists it changes).
+        One plain assignment per slot: tuple assignments or the constructor cost half as much again."""
         new = object.__new__(MiaState)
-        new.options, new.lives, new.alive = self.options, self.lives, self.alive
-        new.round_starter, new.holder, new.phase = self.round_starter, self.holder, self.phase
-        new.cup_dice, new.roller, new.looked = self.cup_dice, self.roller, self.looked
-        new.claim, new.claimant, new.claims = self.claim, self.claimant, self.claims
-        new.blind_streak, new.round, new.out = self.blind_streak, self.round, self.out
-        new.loser, new.winner = self.loser, self.winner
+        new.options = self.options
+        new.lives = self.lives
+        new.alive = self.alive
+        new.round_starter = self.round_starter
+        new.holder = self.holder
+        new.phase = self.phase
+        new.cup_dice = self.cup_dice
+        new.roller = self.roller
+        new.looked = self.looked
+        new.claim = self.claim
+        new.claimant = self.claimant
+        new.claims = self.claims
+        new.blind_streak = self.blind_streak
+        new.round = self.round
+        new.out = self.out
+        new.loser = self.loser
+        new.winner = self.winner
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -328,15 +341,19 @@ class Mia(Engine[MiaState, MiaOptions]):
             return s, [Event("peek", {"player": player}), self._dice_event(s, player)]
         if name == "roll":  # M-4 believe: fresh dice, hidden until a peek (D-M2)
             s.cup_dice = dice.roll(2, 6)
-            s.roller, s.looked, s.phase, s.blind_streak = player, False, AWAIT_CLAIM, 0
-            return s, [Event("roll", {"player": player})]
+            s.roller = player
+            s.looked = False
+            s.phase = AWAIT_CLAIM
+            s.blind_streak = 0
+            return s, [_tuple_new(Event, ("roll", {"player": player}, None))]
         if name == "give_up":  # M-5: concede, the dice stay hidden
             events = [Event("give_up", {"player": player, "claimant": s.claimant})]
             return s, events + self._resolve(s, [(player, 1, "gave_up")], dice, challenger=player)
         # challenge / challenge_mia: reveal (M-6 / M-5)
         assert s.claim is not None and s.claimant is not None and s.cup_dice is not None
         claim, claimant = s.claim, s.claimant
-        events = [Event(name, {"player": player, "claimant": claimant, "claim": claim}), self._reveal_event(s)]
+        challenge = _tuple_new(Event, (name, {"player": player, "claimant": claimant, "claim": claim}, None))
+        events = [challenge, self._reveal_event(s)]
         actual = value_of(s.cup_dice)
         if name == "challenge_mia":
             loss = (player, s.options.mia_check_penalty, "real_mia") if actual == MIA else (claimant, 1, "mia_bluff")
@@ -409,9 +426,10 @@ class Mia(Engine[MiaState, MiaOptions]):
             s.blind_streak = s.blind_streak + 1 if value == s.claim else 0
         else:
             s.blind_streak = 0
-        s.claim, s.claimant = value, player
+        s.claim = value
+        s.claimant = player
         s.claims += 1
-        events = [Event("blind_pass" if blind else "claim", {"player": player, "value": value})]
+        events = [_tuple_new(Event, ("blind_pass" if blind else "claim", {"player": player, "value": value}, None))]
         if value == MIA and s.options.mia_mode == "auto_reveal":
             # Mäxchen server: revealed at once; real -> everyone else loses 1, else the announcer loses 1.
             assert s.cup_dice is not None
@@ -434,16 +452,16 @@ class Mia(Engine[MiaState, MiaOptions]):
         for p, penalty, reason in losses:
             lost = min(penalty, lives[p])
             lives[p] -= lost
-            events.append(
-                Event("life_lost", {"player": p, "lost": lost, "penalty": penalty, "lives": lives[p], "reason": reason})
-            )
-        fallen = [p for p, _, _ in losses if s.alive[p] and s.lives[p] == 0]
+            data = {"player": p, "lost": lost, "penalty": penalty, "lives": lives[p], "reason": reason}
+            events.append(_tuple_new(Event, ("life_lost", data, None)))
+        fallen = [p for p, _, _ in losses if s.alive[p] and lives[p] == 0]
         events += self._eliminate(s, fallen)
         if self._finished(s, fallen):
             return events + self._game_over(s)
         announcer = s.claimant if s.claimant is not None else s.holder
         starter = self._next_starter(s, [p for p, _, _ in losses], challenger, announcer)
-        return events + self._start_round(s, starter, dice)
+        events += self._start_round(s, starter, dice)
+        return events
 
     def _eliminate(self, s: MiaState, fallen: list[int], reason: str = "lives") -> list[Event]:
         if not fallen:
@@ -481,10 +499,8 @@ class Mia(Engine[MiaState, MiaOptions]):
         s.claim = s.claimant = None
         s.claims = s.blind_streak = 0
         s.cup_dice = dice.roll(2, 6)
-        return [
-            Event("round_start", {"round": s.round, "starter": starter, "lives": list(s.lives)}),
-            self._dice_event(s, starter),
-        ]
+        data = {"round": s.round, "starter": starter, "lives": list(s.lives)}
+        return [_tuple_new(Event, ("round_start", data, None)), self._dice_event(s, starter)]
 
     def _game_over(self, s: MiaState) -> list[Event]:
         s.phase = GAME_OVER
@@ -515,9 +531,16 @@ class Mia(Engine[MiaState, MiaOptions]):
         n = len(s.alive)
         return [q for q in ((p + i) % n for i in range(1, n + 1)) if s.alive[q]]
 
-    def _next_alive(self, s: MiaState, p: int) -> int:
-        seats = self._seats_after(s, p)
-        return seats[0] if seats else p
+    @staticmethod
+    def _next_alive(s: MiaState, p: int) -> int:
+        """The first of ``_seats_after(s, p)``, or ``p`` if nobody is alive."""
+        alive = s.alive
+        n = len(alive)
+        for i in range(1, n + 1):
+            q = (p + i) % n
+            if alive[q]:
+                return q
+        return p
 
     def _alive_from(self, s: MiaState, p: int) -> int:
         return p if s.alive[p] else self._next_alive(s, p)
@@ -528,19 +551,19 @@ class Mia(Engine[MiaState, MiaOptions]):
 
     @staticmethod
     def _dice_event(s: MiaState, player: int) -> Event:
-        assert s.cup_dice is not None
-        return Event("dice", {"player": player, "dice": list(s.cup_dice), "value": value_of(s.cup_dice)}, to=player)
+        cup = s.cup_dice
+        assert cup is not None
+        return _tuple_new(Event, ("dice", {"player": player, "dice": list(cup), "value": value_of(cup)}, player))
 
     @staticmethod
     def _reveal_event(s: MiaState) -> Event:
-        assert s.cup_dice is not None and s.claim is not None
-        actual = value_of(s.cup_dice)
+        cup, claim = s.cup_dice, s.claim
+        assert cup is not None and claim is not None
+        actual = value_of(cup)
         ranks = MOVES[s.options.doubles_order].ranks
-        truthful = ranks[actual] >= ranks[s.claim]
-        return Event(
-            "reveal",
-            {"dice": list(s.cup_dice), "value": actual, "claim": s.claim, "claimant": s.claimant, "truthful": truthful},
-        )
+        truthful = ranks[actual] >= ranks[claim]
+        data = {"dice": list(cup), "value": actual, "claim": claim, "claimant": s.claimant, "truthful": truthful}
+        return _tuple_new(Event, ("reveal", data, None))
 
     @staticmethod
     def _sees_dice(s: MiaState, player: int | None) -> bool:
