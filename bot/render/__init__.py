@@ -302,7 +302,9 @@ def log_lines(table: Table, names: list[str], locale: str) -> list[str]:
             logs.clear()
         lines = logs[key] = {}
     shown: list[str] = []
+    seen = 0
     for entry in reversed(table.log):  # newest first: only the last LOG_LINES lines with text are shown
+        seen += 1
         hit = lines.get(id(entry))
         if hit is None or hit[0] is not entry:
             kind, data = entry
@@ -311,10 +313,10 @@ def log_lines(table: Table, names: list[str], locale: str) -> list[str]:
             shown.append(hit[1])
             if len(shown) == LOG_LINES:
                 break
-    if len(lines) > 2 * len(table.log) + LOG_LINES:  # events that left the log: forget their lines
-        current = {id(entry) for entry in table.log}
-        for gone in [k for k in lines if k not in current]:
-            del lines[gone]
+    if len(lines) > seen + LOG_LINES:
+        # Events behind the shown lines can never show again (the log only grows at its end): forget their lines.
+        kept = [id(entry) for entry, _ in zip(reversed(table.log), range(seen), strict=False)]
+        logs[key] = {k: lines[k] for k in kept}
     shown.reverse()
     return shown
 
