@@ -485,7 +485,8 @@ class Mex(Engine[MexState, MexOptions]):
         if mex:
             r.mex_count += 1  # MX-4
         limit = o.max_throws if r.throw_limit is None else r.throw_limit
-        data = {"player": p, "faces": faces, "value": value, "mex": mex, "throw": count, "max_throws": limit,
+        # The event gets its own faces: a reader editing event data must not reach the states (they share throws).
+        data = {"player": p, "faces": list(faces), "value": value, "mex": mex, "throw": count, "max_throws": limit,
                 "held": held, "extra": 0, "mode": "mex"}  # fmt: skip
         events = [_tuple_new(Event, ("throw", data, None))]
         if mex and o.mex_ends_turn:  # MX-4
