@@ -29,4 +29,4 @@ def test_state_meta_and_stored_columns_use_the_same_text():
     assert repo.dumps is dumps
     table = Table(1, 2, 3, "pig", "running", 4, {}, [], timeouts=[0, 2])
     table.add_log([("roll", {"player": 0, "face": 4})])
-    assert table.meta() == '{"timeouts":[0,2],"locale":"en","log":[["roll",{"player":0,"face":4}]]}'
+    assert table.meta() == '{"timeouts":[0,2],"locale":"en","log":[["roll",{"player":0,"face":4}]],"acted":[]}'

@@ -58,7 +58,6 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     seen: deque[str] = field(default_factory=lambda: deque(maxlen=SEEN), repr=False)
     acted: dict[int, int] = field(default_factory=dict, repr=False)  # user id -> version after their last action
-    render_cache: Any = field(default=None, repr=False, compare=False)  # bot.render's rendered text, when shown
     snapshot_version: int = 0  # the version of the state in the games row (the log goes on to ``version``)
 
     @property
@@ -78,18 +77,28 @@ class Table:
     def add_log(self, entries: list[tuple[str, dict[str, Any]]]) -> None:
         self.log.extend(entries)
 
-    def meta(self, extra: Sequence[tuple[str, dict[str, Any]]] = ()) -> str:
-        """The meta column as JSON text; ``extra`` log entries are included as if already appended.
+    def meta(self, extra: Sequence[tuple[str, dict[str, Any]]] = (), acted: dict[int, int] | None = None) -> str:
+        """The meta column as JSON text; ``extra`` log entries and ``acted`` moves are included as if already made.
 
         Built only for a snapshot of the games row (every few moves, see ``bot.tables.service``), so the log is
-        encoded then, in one call, rather than kept encoded beside itself in every table's memory.
+        encoded then, in one call, rather than kept encoded beside itself in every table's memory. ``acted`` (the
+        double-click guard) is stored as [[user id, version], ...], so a restart needs no query for it.
         """
         log = list(self.log)
         if extra:
             log = (log + list(extra))[-LOG_EVENTS:]
-        return f'{{"timeouts":{dumps(self.timeouts)},"locale":{dumps(self.locale)},"log":{dumps(log)}}}'
+        moves = {**self.acted, **acted} if acted else self.acted
+        return (
+            f'{{"timeouts":{dumps(self.timeouts)},"locale":{dumps(self.locale)},"log":{dumps(log)},'
+            f'"acted":{dumps(list(moves.items()))}}}'
+        )
 
-    def load_meta(self, meta: dict[str, Any]) -> None:
+    def load_meta(self, meta: dict[str, Any]) -> bool:
+        """Returns whether the meta held ``acted`` (meta written before the action log did not)."""
         self.timeouts = list(meta.get("timeouts", []))
         self.log.extend([(kind, data) for kind, data in meta.get("log", [])])
         self.locale = meta.get("locale", "en")
+        acted = meta.get("acted")
+        if acted is not None:
+            self.acted.update((user_id, version) for user_id, version in acted)
+        return acted is not None

@@ -45,7 +45,7 @@ LOBBY_IDLE = 15 * 60.0
 # Moves between snapshots of the games row: restore replays at most this many per table (measured in the
 # report of issue 12: 16 keeps the snapshot's write under a tenth of the log's while a restore of 10,000
 # tables replays ~75,000 moves).
-SNAPSHOT_EVERY = 16
+SNAPSHOT_EVERY = 8
 # Events that end a round (or start the next): a cheap moment for a snapshot.
 ROUND_ENDS = frozenset({"reveal", "round_over", "round_start", "round_void", "hand_started"})
 # A log entry as the service builds it: (seat, action text, interaction id, dice JSON).
@@ -145,9 +145,12 @@ class TableService:
     async def _restore(self) -> None:
         rows = await repo.open_games(self.store)
         due: dict[int, tuple[float, int]] = {}
+        unguarded = []  # tables whose meta predates ``acted``: their guard comes from the log
         for row in rows:
-            table = self._table_from_row(row)
+            table, guarded = self._table_from_row(row)
             self._index(table)
+            if not guarded and table.running:
+                unguarded.append(table.id)
             if row["due"] is not None:
                 due[table.id] = (row["due"], row["deadline_version"])
         del rows  # the rows' JSON text is parsed: let it go before the next read
@@ -160,11 +163,11 @@ class TableService:
             game_id = tails[start][0]
             open_table = self.by_id.get(game_id)
             if open_table is not None:
-                turn_starts[game_id] = tails[end - 1]["at"]
+                last = tails[end - 1]
+                turn_starts[game_id] = last["at"]
                 replay = [r for r in tails[start:end] if r["seq"] > open_table.version]
-                if replay and self._replay(open_table, replay):
-                    last = replay[-1]
-                    due[game_id] = (last["due"], last["seq"]) if last["due"] is not None else due.get(game_id, (0, 0))
+                if (not replay or self._replay(open_table, replay)) and last["due"] is not None:
+                    due[game_id] = (last["due"], last["seq"])  # else (a log from before 0004) the deadlines row
             start = end
         del tails
         for table in list(self.by_id.values()):
@@ -178,10 +181,10 @@ class TableService:
         for game_id, interaction_ids in (await repo.recent_interactions(self.store, SEEN)).items():
             if game_id in self.by_id:
                 self.by_id[game_id].seen.extend(reversed(interaction_ids))
-        for game_id, seat, seq in await repo.last_moves(self.store, SEEN):
+        for game_id, seat, seq in await repo.last_moves(self.store, SEEN) if unguarded else []:
             found = self.by_id.get(game_id)  # the double-click guard, as act() left it before the restart
-            if found is not None and 0 <= seat < len(found.seats):
-                found.acted[found.seats[seat].id] = seq
+            if found is not None and game_id in unguarded and 0 <= seat < len(found.seats):
+                found.acted[found.seats[seat].id] = max(seq, found.acted.get(found.seats[seat].id, -1))
 
     def _replay(self, table: Table, rows: list[Any]) -> bool:
         """Apply the logged actions after the snapshot, with their recorded dice, as act/timeout/forfeit did.
@@ -190,7 +193,7 @@ class TableService:
         database as it is, and the error is logged.
         """
         engine, state = table.engine, table.state
-        timeouts, log_entries = list(table.timeouts), []
+        timeouts, log_entries, acted = list(table.timeouts), [], {}
         try:
             for row in rows:
                 seat, text = row["seat"], row["action"]
@@ -204,6 +207,7 @@ class TableService:
                 else:
                     state, events = engine.apply(state, seat, Action.parse(text), dice)
                     timeouts[seat] = 0
+                    acted[table.seats[seat].id] = row["seq"]
                 if not dice.exhausted:
                     raise ValueError(f"action {row['seq']} recorded dice it did not use")
                 log_entries += [(e.kind, e.data) for e in events if e.public]
@@ -213,6 +217,7 @@ class TableService:
             return False
         table.state, table.version, table.timeouts = state, rows[-1]["seq"], timeouts
         table.add_log(log_entries)
+        table.acted.update(acted)
         return True
 
     async def stop(self) -> None:
@@ -224,7 +229,8 @@ class TableService:
             async with table.lock:
                 pass
 
-    def _table_from_row(self, row: Any) -> Table:
+    def _table_from_row(self, row: Any) -> tuple[Table, bool]:
+        """The table as its snapshot has it, and whether that snapshot held the double-click guard."""
         table = Table(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -239,10 +245,10 @@ class TableService:
             deadline=row["due"],
             snapshot_version=row["version"],
         )
-        table.load_meta(loads(row["meta"]))
+        guarded = table.load_meta(loads(row["meta"]))
         if row["state"]:
             table.state = table.engine.loads(row["state"])
-        return table
+        return table, guarded
 
     def _index(self, table: Table) -> None:
         self.by_id[table.id] = table
@@ -546,11 +552,10 @@ class TableService:
                 raise TableError("not_a_player")
             (state, events), dice = self._draw(table.engine.apply, table.state, seat, action)
             table.timeouts[seat] = 0
+            # _commit moves the double-click guard (table.acted): a button drawn before this move is stale. A slash
+            # command (no seen_version) is deliberate and never refused, but it moves the guard too: start()
+            # restores it from the snapshot and the log, which do not tell buttons from commands.
             await self._commit(table, state, events, [(seat, action.encode(), interaction_id, dice)])
-            # A button drawn before this move is stale (a double click). A slash command (no seen_version) is
-            # deliberate and never refused, but it moves acted too: start() restores acted from the action log,
-            # which does not tell buttons from commands.
-            table.acted[user_id] = table.version
             return table, events
 
     def view(self, channel_id: int, user_id: int) -> tuple[Table, dict[str, Any]]:
@@ -587,22 +592,32 @@ class TableService:
             status = "finished"
         version = table.version + len(entries)
         public = [(e.kind, e.data) for e in events if e.public]
+        moved = {  # a player's own moves; a timeout or forfeit is the service's doing (see start())
+            table.seats[seat].id: table.version + i + 1
+            for i, (seat, text, _, _) in enumerate(entries)
+            if seat is not None and text != "timeout" and not text.startswith("forfeit:")
+        }
         due = None if outcome is not None else now + await self.turn_timeout(table.guild_id)
         statements = [
             repo.insert_action(table.id, table.version + i + 1, seat, text, iid, now, dice, due)
             for i, (seat, text, iid, dice) in enumerate(entries)
         ]
+        changed = status != table.status
         snapshot = (
-            status != table.status
-            or version - table.snapshot_version >= SNAPSHOT_EVERY
-            or any(e.kind in ROUND_ENDS for e in events)
+            changed or version - table.snapshot_version >= SNAPSHOT_EVERY or any(e.kind in ROUND_ENDS for e in events)
         )
         if snapshot:
             statements.append(
                 repo.update_game(
-                    table.id, now, status=status, state=engine.dumps(state), version=version, meta=table.meta(public)
+                    table.id,
+                    now,
+                    status=status,
+                    state=engine.dumps(state),
+                    version=version,
+                    meta=table.meta(public, moved),
                 )
             )
+        if changed:  # a running game's deadline is its last action's; the deadlines row is the lobby's (or gone)
             statements.append(repo.set_deadline(table.id, due, version))
         if outcome is not None:
             statements += self._result_statements(table, outcome, now)
@@ -611,6 +626,7 @@ class TableService:
         if snapshot:
             table.snapshot_version = version
         table.add_log(public)
+        table.acted.update(moved)
         table.seen.extend(iid for _, _, iid, _ in entries if iid)
         if due is not None:
             self.deadlines.arm(table.id, due, version)
