@@ -74,7 +74,8 @@ async def play(db, game, options, seed, steps, restart):
         else:
             seat = rng.choice(table.engine.to_act(table.state))
             action = rng.choice(table.engine.legal_actions(table.state, seat))
-            await service.act(CHANNEL, table.seats[seat].id, action, f"i{step}", seen_version=table.version)
+            iid = f"i{step}" if step % 2 else str(1_250_000_000_000_000_000 + step)  # Discord's are snowflakes
+            await service.act(CHANNEL, table.seats[seat].id, action, iid, seen_version=table.version)
         if restart:
             await close_service(service)
             service = await open_service(db, dice, clock)
@@ -206,3 +207,25 @@ def test_every_engine_replays_its_own_record():
             state, _ = engine.apply(state, seat, action, recorder)
             replayed, _ = engine.apply(replayed, seat, action, ReplayDice(recorder.take()))
         assert engine.dumps(replayed) == engine.dumps(state)
+
+
+async def test_a_repeated_snowflake_interaction_is_refused_across_a_restart(tmp_path):
+    from bot.tables import TableError
+
+    clock, dice = Clock(), ScriptedDice([4, 4, 4])
+    service = await open_service(tmp_path / "t.sqlite3", dice, clock)
+    await service.create(GUILD, CHANNEL, SEATS[0], "pig", {})
+    await service.join(CHANNEL, SEATS[1])
+    table = await service.start_game(CHANNEL, SEATS[0].id)
+    player = table.seats[table.state.current].id
+    await service.act(CHANNEL, player, "roll", "1250000000000000001")
+    with pytest.raises(TableError):
+        await service.act(CHANNEL, player, "roll", "1250000000000000001")
+    await close_service(service)
+    service = await open_service(tmp_path / "t.sqlite3", dice, clock)
+    with pytest.raises(TableError) as refused:
+        await service.act(CHANNEL, player, "roll", "1250000000000000001")
+    assert refused.value.code == "duplicate"
+    await service.act(CHANNEL, player, "roll", "01250000000000000001")  # another text: another interaction
+    assert service.table(CHANNEL).state.rolls_this_turn == 2
+    await close_service(service)
