@@ -355,10 +355,11 @@ def clone(value: Any) -> Any:
         copied = object.__new__(kind)
         copied.__dict__.update({k: v if type(v) in _IMMUTABLE else clone(v) for k, v in value.__dict__.items()})
         return copied
-    slots = getattr(kind, "__slots__", None)
-    if type(slots) is tuple and not hasattr(value, "__dict__"):  # a lean engine state: a plain __slots__ class
+    if type(getattr(kind, "__slots__", None)) is tuple and not hasattr(value, "__dict__"):  # a lean engine state
         copied = object.__new__(kind)
-        for name in slots:
-            setattr(copied, name, clone(getattr(value, name)))
+        for cls in kind.__mro__:  # a base class's slots too
+            names = cls.__dict__.get("__slots__", ())
+            for name in (names,) if type(names) is str else names:
+                setattr(copied, name, clone(getattr(value, name)))
         return copied
     raise TypeError(f"clone does not know how to copy {kind.__name__}")
