@@ -104,7 +104,7 @@ async def recent_interactions(store: Store, limit: int) -> dict[int, list[str]]:
     rows = await store.fetch_all(
         "SELECT g.id, (SELECT group_concat(interaction_id, char(31)) FROM ("
         " SELECT a.interaction_id FROM actions a"
-        f" WHERE a.game_id = g.id AND a.seq > {_LIVE} - ? AND a.interaction_id IS NOT NULL ORDER BY a.seq DESC"
+        f" WHERE a.game_id = g.id AND a.seq > {_LIVE} - ? AND a.interaction_id <> '' ORDER BY a.seq DESC"
         ")) FROM games g WHERE g.status IN ('lobby', 'running')",
         (limit,),
     )

@@ -23,6 +23,18 @@ def interaction_key(interaction_id: str) -> int | str:
     return interaction_id
 
 
+def interaction_keys(interaction_ids: list[str]) -> list[int | str]:
+    """``interaction_key`` of each, in C loops when all are snowflakes (start-up converts 64 per table)."""
+    try:
+        numbers = list(map(int, interaction_ids))
+    except ValueError:
+        return [interaction_key(i) for i in interaction_ids]
+    # int() also reads "007", " 7", "1_000", "+7", "-7" and other digits: only plain positive decimals pass
+    if numbers and min(numbers) > 0 and list(map(str, numbers)) == interaction_ids:
+        return list[int | str](numbers)
+    return [interaction_key(i) for i in interaction_ids]
+
+
 class TableError(Exception):
     """A refused table operation. ``code`` keys the message catalog (``error.<code>``)."""
 

@@ -229,3 +229,13 @@ async def test_a_repeated_snowflake_interaction_is_refused_across_a_restart(tmp_
     await service.act(CHANNEL, player, "roll", "01250000000000000001")  # another text: another interaction
     assert service.table(CHANNEL).state.rolls_this_turn == 2
     await close_service(service)
+
+
+def test_interaction_ids_are_kept_as_ints_only_when_their_text_is_a_plain_snowflake():
+    from bot.tables.model import interaction_key, interaction_keys
+
+    assert interaction_key("1250000000000000001") == 1250000000000000001
+    for ids in (["12", "34"], ["007", "5"], ["-5"], ["x", "12"], [" 7"], ["1_0"], ["²"], ["0"], ["125000000000001"]):
+        keys = interaction_keys(list(ids))
+        assert keys == [interaction_key(i) for i in ids]
+        assert [type(k) for k in keys] == [type(interaction_key(i)) for i in ids]
