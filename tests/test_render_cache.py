@@ -151,4 +151,4 @@ def test_a_log_line_is_rendered_once_and_forgotten_when_its_event_leaves_the_log
         log_lines(table, names, "en")
     assert len(rendered) == 100  # each event once, as it arrived
     cached = next(iter(table.render_cache.logs.values()))
-    assert len(cached) <= 2 * 8  # only lines that may still show are kept (the log holds 24 events, 8 show)
+    assert len(cached) <= 8 + 4  # only lines that may still show are kept (the log holds 24 events, 8 show)

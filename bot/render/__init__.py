@@ -213,27 +213,29 @@ def controls(table: Table) -> list[Control | Menu]:
 #
 # The table message is redrawn after every move, but a move changes only the state: the log's older lines, the
 # title and the footer stay. So each log line is rendered once (per locale), when its event is first shown, and
-# the state's view, body and controls once per state. Keys hold everything the text is made from besides the
-# table itself (locale, surface, seat names, the catalog function and the render module, which tests replace),
-# and a cached state or log entry is recognised by identity, with a reference kept so its id cannot be reused.
+# the state's public view once for both the body and the controls. The body is drawn anew for every state (a
+# state is drawn about once: keeping its body would cost memory on every idle table for little). Keys hold
+# everything the text is made from besides the table itself (locale, surface, seat names, the catalog function
+# and the render module, which tests replace), and a cached state or log entry is recognised by identity, with a
+# reference kept so its id cannot be reused.
 
 
 class RenderCache:
     """One table's rendered pieces (``Table.render_cache``)."""
 
-    __slots__ = ("state", "version", "view", "bodies", "controls", "head", "logs")
+    __slots__ = ("state", "version", "view", "drawn", "controls", "head", "logs")
 
     def __init__(self) -> None:
         self.state: Any = None  # the state the next three fields were made from (with the table's version)
         self.version = -1
         self.view: Any = None  # its public view, until both the body and the controls are made
-        self.bodies: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        self.drawn = False  # its body was made
         self.controls: tuple[tuple[Any, ...], tuple[Control | Menu, ...]] | None = None  # (key, controls)
         self.head: tuple[tuple[Any, ...], str, str] | None = None  # (key, title, footer)
         self.logs: dict[tuple[Any, ...], dict[int, tuple[object, str | None]]] = {}  # key -> id(entry) -> line
 
 
-KEYS_KEPT = 4  # locales (or surfaces, or seat lists) remembered per table: the table's own plus a few viewers'
+KEYS_KEPT = 4  # locales (or surfaces, or seat lists) whose log lines a table keeps: its own plus a few viewers'
 
 
 def _cache(table: Table) -> RenderCache:
@@ -248,8 +250,7 @@ def _state_cache(table: Table) -> RenderCache:
     cache = _cache(table)
     if cache.state is not table.state or cache.version != table.version:
         cache.state, cache.version = table.state, table.version
-        cache.view, cache.controls = None, None
-        cache.bodies = {}
+        cache.view, cache.controls, cache.drawn = None, None, False
     return cache
 
 
@@ -262,7 +263,7 @@ def _public_view(table: Table, cache: RenderCache) -> Any:
 
 
 def _release_view(cache: RenderCache) -> None:
-    if cache.bodies and cache.controls is not None:
+    if cache.drawn and cache.controls is not None:
         cache.view = None  # both made: no need to keep it (a Liar's Dice view holds every legal bid)
 
 
@@ -272,14 +273,10 @@ def _text_key(table: Table, names: list[str], locale: str) -> tuple[Any, ...]:
 
 def _body(table: Table, names: list[str], locale: str) -> list[str]:
     cache = _state_cache(table)
-    key = _text_key(table, names, locale)
-    body = cache.bodies.get(key)
-    if body is None:
-        if len(cache.bodies) >= KEYS_KEPT:
-            cache.bodies.clear()
-        body = cache.bodies[key] = tuple(game_module(table.game).body(_public_view(table, cache), names, locale))
-        _release_view(cache)
-    return list(body)
+    body = list(game_module(table.game).body(_public_view(table, cache), names, locale))
+    cache.drawn = True
+    _release_view(cache)
+    return body
 
 
 def _head(table: Table, locale: str) -> tuple[str, str]:
@@ -313,7 +310,7 @@ def log_lines(table: Table, names: list[str], locale: str) -> list[str]:
             shown.append(hit[1])
             if len(shown) == LOG_LINES:
                 break
-    if len(lines) > seen + LOG_LINES:
+    if len(lines) > seen + 4:
         # Events behind the shown lines can never show again (the log only grows at its end): forget their lines.
         kept = [id(entry) for entry, _ in zip(reversed(table.log), range(seen), strict=False)]
         logs[key] = {k: lines[k] for k in kept}

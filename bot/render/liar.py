@@ -20,8 +20,9 @@ LOW_FACES = (1, 2, 3)
 
 # Every raise in play is drawn as text twice per move (the smallest in the body, up to 50 in the menus) from a
 # few hundred possible bids: memos keyed by what the text is made of, the surface and the catalog function
-# included (tests replace it).
+# included (tests replace it). A bid list and its menus weigh a few KB: those keep the most recent MEMO_LISTS.
 MEMO = 4096
+MEMO_LISTS = 256
 
 
 def bid_text(quantity: int, face: int, locale: str = DEFAULT, key: str = "liar.bid") -> str:
@@ -78,7 +79,7 @@ def _raises(view: LiarView) -> list[tuple[int, int]]:
     return list(_parsed(tuple(view["public"])))
 
 
-@lru_cache(maxsize=MEMO)
+@lru_cache(maxsize=MEMO_LISTS)
 def _parsed(public: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
     bids = map(Action.parse, public)
     return tuple((int(a.args[0]), int(a.args[1])) for a in bids if a.name == "bid")
@@ -111,7 +112,7 @@ def controls(view: LiarView) -> list[Control | Menu]:
     return list(_controls(public, bool(view["bid"]), bool(view["options"]["wild_ones"]), SURFACE.get(), i18n.catalog))
 
 
-@lru_cache(maxsize=MEMO)
+@lru_cache(maxsize=MEMO_LISTS)
 def _controls(
     public: tuple[str, ...], has_bid: bool, wild_ones: bool, surface: str | None, source: Any
 ) -> tuple[Control | Menu, ...]:

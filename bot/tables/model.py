@@ -78,6 +78,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     seen: deque[int | str] = field(default_factory=lambda: deque(maxlen=SEEN), repr=False)  # interaction_key()s
     acted: dict[int, int] = field(default_factory=dict, repr=False)  # user id -> version after their last action
+    render_cache: Any = field(default=None, repr=False, compare=False)  # bot.render's rendered text, when shown
     snapshot_version: int = 0  # the version of the state in the games row (the log goes on to ``version``)
 
     @property

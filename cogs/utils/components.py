@@ -139,7 +139,7 @@ def add_controls(view: discord.ui.View, table: Table, items: Sequence[Control | 
     return view
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # a menu's 25 options weigh ~7 KiB
 def _select_options(
     options: tuple[tuple[str, str], ...], locale: str, surface: str | None, source: Any
 ) -> tuple[discord.SelectOption, ...]:
