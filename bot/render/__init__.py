@@ -239,7 +239,7 @@ KEYS_KEPT = 4  # locales (or surfaces, or seat lists) whose log lines a table ke
 
 
 def _cache(table: Table) -> RenderCache:
-    cache = table.render_cache
+    cache = getattr(table, "render_cache", None)  # a field of Table; read softly so a table without it still draws
     if not isinstance(cache, RenderCache):
         cache = table.render_cache = RenderCache()
     return cache
