@@ -222,7 +222,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     old = baseline()
     header(f"Engines: random legal playouts ({slices} x {seconds:g} s CPU per row)")
     results: dict[str, Meter] = {}
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for game, players, opts in CONFIGS:
         name = row_name(game, players, opts)
         if game not in games:

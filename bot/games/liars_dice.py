@@ -8,8 +8,7 @@ passes a die to the winner (``loot``), or the loser discards a die (``lose_die``
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypedDict
 
@@ -137,31 +136,122 @@ class LiarsOptions(OptionsBase):
         return super().from_dict(data)
 
 
-@dataclass
 class LiarsState:
-    options: LiarsOptions
-    counts: list[int]  # dice per seat; 0 = out (eliminated or forfeited)
-    hands: list[list[int]]  # this round's faces per seat, sorted; hidden from the others until the reveal
-    current: int
-    round_no: int = 1
-    round_starter: int = 0
-    bid: list[int] | None = None  # [quantity, face] of the standing bid
-    bidder: int | None = None
-    bids: list[list[int]] = field(default_factory=list)  # this round's bids: [seat, quantity, face]
-    forfeited: list[bool] = field(default_factory=list)
-    out_order: list[int] = field(default_factory=list)  # seats in the order they left play
-    last_reveal: JSON | None = None  # the last challenge's public reveal (hands of that round)
-    finished: bool = False
-    end_reason: str | None = None  # challenge | last_standing | max_rounds | forfeit
-    winner: int | None = None  # single mode: the deciding challenge's winner
-    loser: int | None = None  # single mode: the deciding challenge's loser
+    """One game. Lists and the reveal may be shared with earlier states: a move replaces them, never changes them in
+    place (tests and tools may, on a state of their own)."""
+
+    __slots__ = (
+        "options",
+        "counts",  # dice per seat; 0 = out (eliminated or forfeited)
+        "hands",  # this round's faces per seat, sorted; hidden from the others until the reveal
+        "current",
+        "round_no",
+        "round_starter",
+        "bid",  # [quantity, face] of the standing bid
+        "bidder",
+        "bids",  # this round's bids: [seat, quantity, face]
+        "forfeited",
+        "out_order",  # seats in the order they left play
+        "last_reveal",  # the last challenge's public reveal (hands of that round)
+        "finished",
+        "end_reason",  # challenge | last_standing | max_rounds | forfeit
+        "winner",  # single mode: the deciding challenge's winner
+        "loser",  # single mode: the deciding challenge's loser
+    )
+
+    def __init__(
+        self,
+        options: LiarsOptions,
+        counts: list[int],
+        hands: list[list[int]],
+        current: int,
+        round_no: int = 1,
+        round_starter: int = 0,
+        bid: list[int] | None = None,
+        bidder: int | None = None,
+        bids: list[list[int]] | None = None,
+        forfeited: list[bool] | None = None,
+        out_order: list[int] | None = None,
+        last_reveal: JSON | None = None,
+        finished: bool = False,
+        end_reason: str | None = None,
+        winner: int | None = None,
+        loser: int | None = None,
+    ) -> None:
+        self.options = options
+        self.counts = counts
+        self.hands = hands
+        self.current = current
+        self.round_no = round_no
+        self.round_starter = round_starter
+        self.bid = bid
+        self.bidder = bidder
+        self.bids = [] if bids is None else bids
+        self.forfeited = [] if forfeited is None else forfeited
+        self.out_order = [] if out_order is None else out_order
+        self.last_reveal = last_reveal
+        self.finished = finished
+        self.end_reason = end_reason
+        self.winner = winner
+        self.loser = loser
 
     @property
     def total(self) -> int:
         return sum(self.counts)
 
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not LiarsState:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in LiarsState.__slots__)
 
-STATE_FIELDS = dataclasses.fields(LiarsState)
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaced
+
+    def __repr__(self) -> str:
+        return f"LiarsState({', '.join(f'{name}={getattr(self, name)!r}' for name in LiarsState.__slots__)})"
+
+
+def _copy(s: LiarsState) -> LiarsState:
+    """A new state sharing every part with ``s`` (the caller replaces what changes)."""
+    n = _new(LiarsState)
+    n.options = s.options
+    n.counts = s.counts
+    n.hands = s.hands
+    n.current = s.current
+    n.round_no = s.round_no
+    n.round_starter = s.round_starter
+    n.bid = s.bid
+    n.bidder = s.bidder
+    n.bids = s.bids
+    n.forfeited = s.forfeited
+    n.out_order = s.out_order
+    n.last_reveal = s.last_reveal
+    n.finished = s.finished
+    n.end_reason = s.end_reason
+    n.winner = s.winner
+    n.loser = s.loser
+    return n
+
+
+def _moves(
+    rule: str, wild_ones: bool, total: int, q: int, f: int
+) -> tuple[tuple[Action, ...], dict[Action, tuple[int, int]]]:
+    """The legal actions over the bid (q, f) (q == 0: the opening), and each legal bid's (quantity, face) by
+    the bid (the fast legality test). Cached under one int per raise rule and wild ones: a tuple key's hash
+    cost more than the rest of the lookup."""
+    table = _MOVES[rule][wild_ones]
+    key = (total << 9) | (q << 3) | f  # q <= 36 < 64, f <= 6 < 8
+    found = table.get(key)
+    if found is None:
+        bids = legal_bids(rule, wild_ones, total, q, f)
+        found = table[key] = ((*bids, CHALLENGE) if q else bids, {b: (int(b.args[0]), int(b.args[1])) for b in bids})
+    return found
+
+
+_MOVES: dict[str, tuple[dict[int, Any], dict[int, Any]]] = {rule: ({}, {}) for rule in RAISE_RULES}
+_new = object.__new__
+_tuple_new = tuple.__new__  # builds an Event in C: Event(...) runs the NamedTuple's Python __new__, twice the cost
+_SEATS = tuple((seat,) for seat in range(6))  # to_act's answers
+_TURN = tuple(_tuple_new(Event, ("turn", {"player": seat}, None)) for seat in range(6))  # event data is never mutated
 
 
 class LiarsDice(Engine[LiarsState, LiarsOptions]):
@@ -174,36 +264,36 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
     # -- setup -----------------------------------------------------------------------------------
 
     def new_game(self, players: int, options: LiarsOptions, dice: DiceSource) -> tuple[LiarsState, list[Event]]:
-        self.check_player_count(players, options)
+        if not self.min_players <= players <= self.max_players:
+            self.check_player_count(players, options)
         starter = dice.sample(range(players), 1)[0]  # L-6: round 1 starts with a random player
-        state = LiarsState(
-            options,
-            counts=[options.dice_per_player] * players,
-            hands=[[] for _ in range(players)],
-            current=starter,
-            round_starter=starter,
-            forfeited=[False] * players,
-        )
-        events = [Event("start", {"players": players, "starter": starter})]
-        return state, events + self._deal(state, dice, starter)
+        s = _new(LiarsState)  # every field set here or in _deal: a game starts a few moves apart
+        s.options = options
+        s.counts = [options.dice_per_player] * players
+        s.round_no = 1
+        s.forfeited = [False] * players
+        s.out_order = []
+        s.last_reveal = None
+        s.finished = False
+        s.end_reason = s.winner = s.loser = None
+        events = [_tuple_new(Event, ("start", {"players": players, "starter": starter}, None))]
+        events += self._deal(s, dice, starter)
+        return s, events
 
     def _deal(self, s: LiarsState, dice: DiceSource, starter: int, redeal: bool = False) -> list[Event]:
-        """Everyone with dice rolls; ``starter`` opens the bidding."""
+        """Everyone with dice rolls; ``starter`` opens the bidding (on ``s``, a fresh state of the caller's)."""
         s.bid, s.bidder, s.bids = None, None, []
         s.round_starter = s.current = starter
-        s.hands = [sorted(dice.roll(c)) if c else [] for c in s.counts]
-        events = [
-            Event(
-                "round",
-                {"round": s.round_no, "starter": starter, "counts": list(s.counts), "total": s.total, "redeal": redeal},
-            )
-        ]
-        events += [
-            Event("dice", {"round": s.round_no, "dice": list(hand)}, to=seat)
-            for seat, hand in enumerate(s.hands)
-            if hand
-        ]
-        events.append(Event("turn", {"player": starter}))
+        s.hands = hands = [dice.roll(c) if c else [] for c in s.counts]
+        for hand in hands:
+            hand.sort()
+        counts = s.counts
+        data = {"round": s.round_no, "starter": starter, "counts": [*counts], "total": sum(counts), "redeal": redeal}
+        events = [_tuple_new(Event, ("round", data, None))]
+        for seat, hand in enumerate(hands):
+            if hand:
+                events.append(_tuple_new(Event, ("dice", {"round": s.round_no, "dice": [*hand]}, seat)))
+        events.append(_TURN[starter])
         return events
 
     # -- queries ---------------------------------------------------------------------------------
@@ -212,16 +302,17 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         return state.finished
 
     def to_act(self, state: LiarsState) -> tuple[int, ...]:
-        return () if state.finished else (state.current,)
+        return () if state.finished else _SEATS[state.current]
 
     def legal_actions(self, state: LiarsState, player: int) -> list[Action]:
         """Legal bids from the smallest raise up (in the raise rule's order), then ``challenge``."""
         if state.finished or player != state.current:
             return []
         o = state.options
-        if state.bid is None:
-            return list(legal_bids(o.raise_rule, o.wild_ones, state.total))
-        return [*legal_bids(o.raise_rule, o.wild_ones, state.total, *state.bid), CHALLENGE]
+        bid = state.bid
+        if bid is None:
+            return [*_moves(o.raise_rule, o.wild_ones, sum(state.counts), 0, 0)[0]]
+        return [*_moves(o.raise_rule, o.wild_ones, sum(state.counts), bid[0], bid[1])[0]]
 
     def min_raise(self, state: LiarsState) -> tuple[int, int] | None:
         """The smallest legal bid now (the opening minimum before any bid), or None: must challenge."""
@@ -232,15 +323,32 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
     # -- moves -----------------------------------------------------------------------------------
 
     def apply(self, state: LiarsState, player: int, action: Action, dice: DiceSource) -> tuple[LiarsState, list[Event]]:
-        self.check_turn(state, player)
+        if state.finished or player != state.current:
+            self.check_turn(state, player)  # raises game_over / not_your_turn
         if action.name == "bid":
-            q, f = self._check_bid(state, action)
-            s = clone(state)
-            return s, self._bid(s, player, q, f)
+            o = state.options
+            bid = state.bid
+            legal = _moves(o.raise_rule, o.wild_ones, sum(state.counts), *(bid or (0, 0)))[1].get(action)
+            # a legal bid of plain ints (a bool or float argument equals an int: the full check decides)
+            if legal is not None and type(action.args[0]) is type(action.args[1]) is int:
+                q, f = legal
+            else:
+                q, f = self._check_bid(state, action)
+            s = _copy(state)
+            s.bid = [q, f]
+            s.bidder = player
+            s.bids = [*state.bids, [player, q, f]]
+            counts = state.counts
+            n = len(counts)
+            nxt = player + 1 if player + 1 < n else 0
+            while not counts[nxt]:
+                nxt = nxt + 1 if nxt + 1 < n else 0
+            s.current = nxt
+            return s, [_tuple_new(Event, ("bid", {"player": player, "quantity": q, "face": f}, None)), _TURN[nxt]]
         if action == CHALLENGE:
             if state.bid is None:  # L-2
                 raise IllegalMove("no_bid_to_challenge")
-            s = clone(state)
+            s = _copy(state)
             return s, self._challenge(s, player, dice)
         raise IllegalMove("illegal_action", action=str(action))
 
@@ -277,25 +385,22 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
             )
         return q, f
 
-    def _bid(self, s: LiarsState, player: int, q: int, f: int) -> list[Event]:
-        s.bid = [q, f]
-        s.bidder = player
-        s.bids.append([player, q, f])
-        s.current = self._next_seat(s, player)
-        return [Event("bid", {"player": player, "quantity": q, "face": f}), Event("turn", {"player": s.current})]
-
     def _challenge(self, s: LiarsState, challenger: int, dice: DiceSource) -> list[Event]:
+        """Resolve the challenge on ``s`` (a fresh state of the caller's)."""
         o = s.options
         assert s.bid is not None  # a challenge is legal only against a standing bid
         q, f = s.bid
         bidder = s.bidder
         assert bidder is not None
-        count = sum(h.count(f) + (h.count(1) if o.wild_ones else 0) for h in s.hands)  # L-4
+        hands = s.hands
+        count = 0
+        for hand in hands:
+            count += hand.count(f) + hand.count(1) if o.wild_ones else hand.count(f)  # L-4
         true = count >= q
         loser, winner = (challenger, bidder) if true else (bidder, challenger)
-        s.last_reveal = {
+        s.last_reveal = reveal = {
             "round": s.round_no,
-            "hands": [list(h) for h in s.hands],
+            "hands": [*hands],  # the hand lists are shared: nothing changes them in place
             "quantity": q,
             "face": f,
             "count": count,
@@ -307,51 +412,45 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
             "loser": loser,
         }
         events = [
-            Event("challenge", {"player": challenger, "bidder": bidder, "quantity": q, "face": f}),
-            Event("reveal", clone(s.last_reveal)),
+            _tuple_new(Event, ("challenge", {"player": challenger, "bidder": bidder, "quantity": q, "face": f}, None)),
+            _tuple_new(Event, ("reveal", {**reveal, "hands": [[*h] for h in hands]}, None)),
         ]
         if o.mode == "single":  # L-5: the one challenge decides the game
             s.winner, s.loser = winner, loser
-            return events + self._finish(s, "challenge")
-        s.counts[loser] -= 1
+            return [*events, self._finish(s, "challenge")]
+        s.counts = counts = [*s.counts]
+        counts[loser] -= 1
         if o.mode == "loot":
-            s.counts[winner] += 1
-            events.append(Event("die_passed", {"from": loser, "to": winner, "counts": list(s.counts)}))
+            counts[winner] += 1
+            events.append(Event("die_passed", {"from": loser, "to": winner, "counts": [*counts]}))
         else:
-            events.append(Event("die_lost", {"player": loser, "counts": list(s.counts)}))
-        if s.counts[loser] == 0:
-            s.out_order.append(loser)
+            events.append(Event("die_lost", {"player": loser, "counts": [*counts]}))
+        if counts[loser] == 0:
+            s.out_order = [*s.out_order, loser]
             events.append(Event("eliminated", {"player": loser}))
-        if sum(1 for c in s.counts if c) == 1:
-            return events + self._finish(s, "last_standing")
+        if sum(1 for c in counts if c) == 1:
+            return [*events, self._finish(s, "last_standing")]
         if o.max_rounds and s.round_no >= o.max_rounds:
-            return events + self._finish(s, "max_rounds")
+            return [*events, self._finish(s, "max_rounds")]
         # L-6: the loser starts (or the next seat with dice to their left), or the winner with starter=winner.
         if o.starter == "winner":
             starter = winner
-        elif s.counts[loser]:
+        elif counts[loser]:
             starter = loser
         else:
             starter = self._next_seat(s, loser)
         s.round_no += 1
         return events + self._deal(s, dice, starter)
 
-    def _finish(self, s: LiarsState, reason: str) -> list[Event]:
+    def _finish(self, s: LiarsState, reason: str) -> Event:
         s.finished = True
         s.end_reason = reason
         out = self.outcome(s)
         assert out is not None
-        return [
-            Event(
-                "game_over",
-                {
-                    "reason": reason,
-                    "winners": list(out.winners),
-                    "ranking": [list(place) for place in out.ranking],
-                    "scores": list(out.scores),
-                },
-            )
-        ]
+        ranking = out.ranking
+        data = {"reason": reason, "winners": [*out.winners], "ranking": [[*place] for place in ranking]}
+        data["scores"] = [*out.scores]
+        return _tuple_new(Event, ("game_over", data, None))
 
     @staticmethod
     def _next_seat(s: LiarsState, seat: int) -> int:
@@ -384,16 +483,19 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
     def forfeit(self, state: LiarsState, player: int, dice: DiceSource) -> tuple[LiarsState, list[Event]]:
         """``player`` leaves: their dice leave play. The round in progress is void (its bids counted
         dice that are gone): the others re-roll and the round's starter (or the next seat) opens again."""
-        s = clone(state)
+        s = _copy(state)
         if s.finished or not s.counts[player]:
             return s, []
+        s.counts = [*s.counts]
         s.counts[player] = 0
+        s.hands = [*s.hands]
         s.hands[player] = []
+        s.forfeited = [*s.forfeited]
         s.forfeited[player] = True
-        s.out_order.append(player)
+        s.out_order = [*s.out_order, player]
         events = [Event("forfeit", {"player": player, "counts": list(s.counts)})]
         if sum(1 for c in s.counts if c) == 1:
-            return s, events + self._finish(s, "forfeit")
+            return s, [*events, self._finish(s, "forfeit")]
         starter = s.round_starter if s.counts[s.round_starter] else self._next_seat(s, s.round_starter)
         return s, events + self._deal(s, dice, starter, redeal=True)
 
@@ -433,7 +535,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
 
     def scramble(self, state: LiarsState, player: int, dice: DiceSource) -> LiarsState:
         """Re-roll every die ``player`` cannot see (revealed hands live on in ``last_reveal``)."""
-        s = clone(state)
+        s = _copy(state)
         s.hands = [h if seat == player or not h else sorted(dice.roll(len(h))) for seat, h in enumerate(s.hands)]
         return s
 
@@ -446,6 +548,10 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         if not state.finished:
             return None
         n = len(state.counts)
+        won, lost = state.winner, state.loser
+        if n == 2 and won is not None and lost is not None and not state.out_order and state.options.mode == "single":
+            # two seats, one challenge: the common game, ranked without the general pass
+            return Outcome(((won,), (lost,)), (1, -1) if won == 0 else (-1, 1))
         present = [i for i in range(n) if state.counts[i]]
         ranking: list[tuple[int, ...]] = []
         neutral: tuple[int, ...] = ()
@@ -472,7 +578,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
     # -- persistence -----------------------------------------------------------------------------
 
     def to_json(self, state: LiarsState) -> JSON:
-        data = {f.name: clone(getattr(state, f.name)) for f in STATE_FIELDS}
+        data = {name: clone(getattr(state, name)) for name in LiarsState.__slots__}
         data["options"] = state.options.to_dict()
         return data
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pytest
 
 from bot.games import get_engine
-from bot.games.base import Action, IllegalMove, InvalidOptions
+from bot.games.base import Action, IllegalMove, InvalidOptions, clone
 from bot.games.dice import ScriptedDice, SeededDice
-from bot.games.liars_dice import ENGINE, RAISE_RULES, LiarsOptions, LiarsState, legal_bids
+from bot.games.liars_dice import CHALLENGE, ENGINE, RAISE_RULES, LiarsOptions, LiarsState, legal_bids
 from bot.i18n import t
 from bot.render import error_text
 from bot.render.liar import bid_text
@@ -606,20 +605,16 @@ def test_json_round_trip_mid_game_after_a_reveal():
     assert isinstance(ENGINE.loads(text), LiarsState)
 
 
-def test_apply_copies_share_no_mutable_data_with_the_input():
-    state, _, dice = new(2, HAND_A + HAND_B + [2] * 10, mode="lose_die")
+def test_apply_leaves_its_input_as_it_was_and_replaces_what_it_changes():
+    """States share the lists a move leaves alone: a move replaces what it changes and never edits in place."""
+    state, _, dice = new(2, HAND_A + HAND_B + [2] * 9 + [3] * 8, mode="lose_die")
     state, _ = play(state, dice, (A, "bid:3:2"), (B, "challenge"), (B, "bid:1:2"))
-    clone = ENGINE.apply(state, A, Action("bid", (2, 2)), dice)[0]
-
-    def containers(value):
-        if isinstance(value, list | dict):
-            yield value
-            for item in value.values() if isinstance(value, dict) else value:
-                yield from containers(item)
-
-    for f in dataclasses.fields(LiarsState):
-        old = {id(x) for x in containers(getattr(state, f.name))}
-        assert not old & {id(x) for x in containers(getattr(clone, f.name))}, f.name
+    for seat, action, changed in ((A, Action("bid", (2, 2)), ("bids", "bid")), (A, CHALLENGE, ("counts", "hands"))):
+        before = {name: clone(getattr(state, name)) for name in LiarsState.__slots__}
+        after = ENGINE.apply(state, seat, action, dice)[0]
+        assert {name: getattr(state, name) for name in LiarsState.__slots__} == before  # the input is unchanged
+        for name in changed:
+            assert getattr(after, name) is not getattr(state, name) and getattr(after, name) != before[name], name
 
 
 def test_legal_bids_cache_lists_the_opening_in_rank_order():
