@@ -25,6 +25,8 @@ from dotenv import find_dotenv, load_dotenv
 from bot import simulate, terminal
 from bot.client import DEFAULT_DATABASE, HEARTBEAT_MAX_AGE, DatabaseUnavailable, DiceTavern, heartbeat_path
 from bot.i18n import t
+from bot.store.db import durability_setting
+from bot.tables.retention import retention_days
 
 log = logging.getLogger("dicetavern")
 
@@ -53,6 +55,11 @@ def _database() -> str:
 
 async def _run(token: str, stop: asyncio.Event | None = None, **options: Any) -> None:
     """Run until SIGINT/SIGTERM (or ``stop`` is set, for tests); ``options`` go to :class:`DiceTavern`."""
+    try:  # settings from the environment: a typo ends in one line now, not in a traceback at start-up
+        durability_setting()
+        retention_days()
+    except ValueError as error:
+        raise CliError(str(error)) from None
     bot = DiceTavern(database_path=_database(), **options)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -138,6 +138,17 @@ async def test_a_database_that_cannot_be_opened_is_a_one_line_error(env, tmp_pat
     assert err.strip().splitlines()[-1].startswith(f"error: cannot open the database {tmp_path} (DATABASE_PATH): ")
 
 
+@pytest.mark.parametrize(
+    "variable, value", [("DICETAVERN_DURABILITY", "sometimes"), ("DICETAVERN_RETENTION_DAYS", "-3")]
+)
+def test_a_bad_durability_or_retention_setting_is_a_one_line_error(env, capsys, variable, value):
+    env.setenv("DISCORD_TOKEN", "token")
+    env.setenv(variable, value)
+    assert cli.main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and variable in err.strip().splitlines()[-1]
+
+
 # -- start-up: the ready line, the sync hint, the heartbeat, no voice warnings ----------------------------------------
 
 
