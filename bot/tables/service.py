@@ -34,7 +34,7 @@ from bot.jsontext import dumps, loads
 from bot.store import Store, repo
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
-from bot.tables.model import SEEN, Seat, Table, TableError, interaction_key, interaction_keys
+from bot.tables.model import SEEN, Seat, Table, TableError, interaction_key
 from bot.tables.retention import Retention, compact_expired, retention_days
 
 log = logging.getLogger(__name__)
@@ -180,8 +180,7 @@ class TableService:
                 self.deadlines.arm_half(table.id, (started + table.deadline) / 2, table.version)
         for game_id, interaction_ids in (await repo.recent_interactions(self.store, SEEN)).items():
             if game_id in self.by_id:
-                interaction_ids.reverse()
-                self.by_id[game_id].seen.extend(interaction_keys(interaction_ids))
+                self.by_id[game_id].seen.extend(reversed(interaction_ids))
         for game_id, seat, seq in await repo.last_moves(self.store, SEEN) if unguarded else []:
             found = self.by_id.get(game_id)  # the double-click guard, as act() left it before the restart
             if found is not None and game_id in unguarded and 0 <= seat < len(found.seats):
