@@ -86,10 +86,17 @@ def calls(name: str) -> Iterator[Raise]:
         game = _game_of(path, tree)
         functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == name and node.args):
+            if not (isinstance(node, ast.Call) and node.args):
+                continue
+            args = node.args
+            func = getattr(node.func, "id", None)
+            built = func == "_tuple_new" and getattr(args[0], "id", None) == name and len(args) == 2
+            if built and isinstance(args[1], ast.Tuple):  # _tuple_new(Event, (kind, data, to)): an Event built in C
+                args = args[1].elts
+            elif func != name:
                 continue
             scope = next((f for f in functions if f.lineno <= node.lineno <= (f.end_lineno or 0)), tree)
-            first = node.args[0]
+            first = args[0]
             params: set[str] = set()
             dynamic = False
             for keyword in node.keywords:
@@ -99,8 +106,8 @@ def calls(name: str) -> Iterator[Raise]:
                     params |= keys
                 else:
                     dynamic = True
-            if name == "Event" and len(node.args) > 1:  # Event(kind, data): the data's keys are the params
-                keys = _dict_keys(node.args[1], scope)
+            if name == "Event" and len(args) > 1:  # Event(kind, data): the data's keys are the params
+                keys = _dict_keys(args[1], scope)
                 params |= keys or set()
                 dynamic = keys is None
             literals = tuple(
