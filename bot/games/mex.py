@@ -202,6 +202,24 @@ class MexRound(_Slots):
         self.must_throw = must_throw
         self.tiebreak = tiebreak
 
+    @staticmethod
+    def fresh(number: int, order: list[int], players: int) -> MexRound:
+        """A new round in ``order`` (its first seat starts): the constructor's defaults, set without its call."""
+        new = object.__new__(MexRound)
+        new.number = number
+        new.starter = order[0]
+        new.order = order
+        new.throws = [[] for _ in range(players)]
+        new.final = [None] * players
+        new.pos = 0
+        new.throw_limit = None
+        new.mex_count = 0
+        new.ended_early_by = None
+        new.held = None
+        new.must_throw = False
+        new.tiebreak = None
+        return new
+
     def copy(self) -> MexRound:
         """Shallow: ``order``, ``throws`` (and each seat's list in it) and ``final`` are shared until replaced.
         One plain assignment per slot: tuple assignments or the constructor cost half as much again."""
@@ -570,10 +588,19 @@ class Mex(Engine[MexState, MexOptions]):
 
     def _resolve(self, s: MexState) -> list[Event]:
         """MX-R1: a single lowest thrower loses; tied lowest players go to an extra round."""
-        r = s.round
-        played = {q: v for q in r.order if (v := r.final[q]) is not None}
-        low = min(played.values())
-        return self._lowest(s, [q for q, v in played.items() if v == low], low, 1)
+        final = s.round.final
+        low = MEX + 1  # above every value
+        lowest: list[int] = []
+        for q in s.round.order:  # one pass, no comprehension frames: the lowest final values, in throwing order
+            v = final[q]
+            if v is None or v > low:
+                continue
+            if v < low:
+                low = v
+                lowest = [q]
+            else:
+                lowest.append(q)
+        return self._lowest(s, lowest, low, 1)
 
     def _resolve_extra(self, s: MexState) -> list[Event]:
         """MX-T4: the lowest extra-round value loses; a tie goes to another extra round."""
@@ -625,7 +652,7 @@ class Mex(Engine[MexState, MexOptions]):
         if len(order) == 1:
             events += self._game_over(s, order[0])
         else:
-            s.round = MexRound(r.number + 1, order[0], order, [[] for _ in range(n)], [None] * n)
+            s.round = MexRound.fresh(r.number + 1, order, n)
             events += self._round_events(s)
         return events
 
