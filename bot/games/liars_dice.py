@@ -284,15 +284,18 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         """Everyone with dice rolls; ``starter`` opens the bidding (on ``s``, a fresh state of the caller's)."""
         s.bid, s.bidder, s.bids = None, None, []
         s.round_starter = s.current = starter
-        s.hands = hands = [dice.roll(c) if c else [] for c in s.counts]
-        for hand in hands:
-            hand.sort()
         counts = s.counts
-        data = {"round": s.round_no, "starter": starter, "counts": [*counts], "total": sum(counts), "redeal": redeal}
+        round_no = s.round_no
+        data = {"round": round_no, "starter": starter, "counts": [*counts], "total": sum(counts), "redeal": redeal}
         events = [_tuple_new(Event, ("round", data, None))]
-        for seat, hand in enumerate(hands):
-            if hand:
-                events.append(_tuple_new(Event, ("dice", {"round": s.round_no, "dice": [*hand]}, seat)))
+        s.hands = hands = []
+        for seat, count in enumerate(counts):  # seat by seat, the dealing and the private dice events in one pass
+            if count:
+                hand = sorted(dice.roll(count))  # a new list: the dice source may keep the one it returned
+                events.append(_tuple_new(Event, ("dice", {"round": round_no, "dice": [*hand]}, seat)))
+            else:
+                hand = []
+            hands.append(hand)
         events.append(_TURN[starter])
         return events
 
@@ -309,10 +312,10 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         if state.finished or player != state.current:
             return []
         o = state.options
-        bid = state.bid
-        if bid is None:
-            return [*_moves(o.raise_rule, o.wild_ones, sum(state.counts), 0, 0)[0]]
-        return [*_moves(o.raise_rule, o.wild_ones, sum(state.counts), bid[0], bid[1])[0]]
+        q, f = state.bid or (0, 0)
+        total = sum(state.counts)
+        found = _MOVES[o.raise_rule][o.wild_ones].get((total << 9) | (q << 3) | f)  # _moves' lookup, inline
+        return [*(found or _moves(o.raise_rule, o.wild_ones, total, q, f))[0]]
 
     def min_raise(self, state: LiarsState) -> tuple[int, int] | None:
         """The smallest legal bid now (the opening minimum before any bid), or None: must challenge."""
@@ -327,18 +330,31 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
             self.check_turn(state, player)  # raises game_over / not_your_turn
         if action.name == "bid":
             o = state.options
-            bid = state.bid
-            legal = _moves(o.raise_rule, o.wild_ones, sum(state.counts), *(bid or (0, 0)))[1].get(action)
+            q, f = state.bid or (0, 0)
+            total = sum(state.counts)
+            found = _MOVES[o.raise_rule][o.wild_ones].get((total << 9) | (q << 3) | f)  # _moves' lookup, inline
+            legal = (found or _moves(o.raise_rule, o.wild_ones, total, q, f))[1].get(action)
             # a legal bid of plain ints (a bool or float argument equals an int: the full check decides)
             if legal is not None and type(action.args[0]) is type(action.args[1]) is int:
                 q, f = legal
             else:
                 q, f = self._check_bid(state, action)
-            s = _copy(state)
+            s = _new(LiarsState)  # a copy of the state, inline: a bid is most moves
+            s.options = o
+            s.counts = counts = state.counts
+            s.hands = state.hands
+            s.round_no = state.round_no
+            s.round_starter = state.round_starter
             s.bid = [q, f]
             s.bidder = player
             s.bids = [*state.bids, [player, q, f]]
-            counts = state.counts
+            s.forfeited = state.forfeited
+            s.out_order = state.out_order
+            s.last_reveal = state.last_reveal
+            s.finished = False
+            s.end_reason = state.end_reason
+            s.winner = state.winner
+            s.loser = state.loser
             n = len(counts)
             nxt = player + 1 if player + 1 < n else 0
             while not counts[nxt]:
@@ -413,7 +429,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         }
         events = [
             _tuple_new(Event, ("challenge", {"player": challenger, "bidder": bidder, "quantity": q, "face": f}, None)),
-            _tuple_new(Event, ("reveal", {**reveal, "hands": [[*h] for h in hands]}, None)),
+            _tuple_new(Event, ("reveal", {**reveal, "hands": list(map(list, hands))}, None)),
         ]
         if o.mode == "single":  # L-5: the one challenge decides the game
             s.winner, s.loser = winner, loser
@@ -448,7 +464,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         out = self.outcome(s)
         assert out is not None
         ranking = out.ranking
-        data = {"reason": reason, "winners": [*out.winners], "ranking": [[*place] for place in ranking]}
+        data = {"reason": reason, "winners": [*out.winners], "ranking": list(map(list, ranking))}
         data["scores"] = [*out.scores]
         return _tuple_new(Event, ("game_over", data, None))
 
