@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from bot.games import Action, get_engine
@@ -102,3 +103,22 @@ def next_move(table: Any, rng: random.Random | None = None) -> tuple[int, Action
     waiting = engine.to_act(state)
     seat = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
     return table.seats[seat].id, rng.choice(engine.legal_actions(state, seat))
+
+
+def bot_gc(on: bool = True) -> Callable[[], None]:
+    """The garbage-collector tuning the bot applies once start-up is done (``bot.client.tune_gc``: collect, freeze
+    what exists, raise the thresholds), so a benchmark measures the service as the bot runs it; returns the undo.
+    The bot's full collection every 5 minutes is not run (one would fall in a 5 s window at most every 60 runs)."""
+    if not on:
+        return lambda: None
+    try:
+        from bot.client import tune_gc
+    except ImportError:  # a tree from before the tuning
+        return lambda: None
+    saved = tune_gc()
+
+    def undo() -> None:
+        gc.unfreeze()
+        gc.set_threshold(*saved)
+
+    return undo

@@ -7,7 +7,7 @@ and time) runs in a separate child from the RSS measurement:
 * **fresh**: a real ``Store`` (temporary SQLite file) and ``TableService``; ``--tables`` two-player Pig tables
   (target 500) opened and played ``--fresh-moves`` (70) moves each, enough to fill every per-table buffer (the
   public log, the recent interaction ids);
-* **after a restore**: the database of ``benchmarks.restart`` (``--tables`` open Pig games of 300 moves: 1,000
+* **after a restore**: the database of ``benchmarks.restart`` (``--tables`` open Pig games of 300 moves: 500
   played through the service, the rest copied by SQL) opened by a fresh ``Store``; ``TableService.start()``.
 
 Per table = (after - before) / tables, "before" being the process with everything imported and the service
@@ -141,7 +141,7 @@ def run(quick: bool = False, tables: int | None = None, fresh_moves: int = 70, m
     fresh = in_child("--child", "fresh", "--tables", str(tables), "--fresh-moves", str(fresh_moves))
     fresh_t = in_child("--child", "fresh", "--tables", str(traced), "--fresh-moves", str(fresh_moves), "--trace")
     with tempfile.TemporaryDirectory(prefix="dt-bench-") as folder:
-        info = asyncio.run(build(Path(folder), tables, moves, 0, 100 if quick else 1_000))
+        info = asyncio.run(build(Path(folder), tables, moves, 0, 100 if quick else 500))
         restored = [in_child("--child", "restore", "--db", str(info["open"])) for _ in range(1 if quick else 3)]
         restored_t = in_child("--child", "restore", "--db", str(info["open"]), "--trace")
     restored.sort(key=lambda r: r["rss"])

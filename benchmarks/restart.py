@@ -8,15 +8,15 @@ timed (wall and process CPU), median of ``--repeats`` runs:
 * **open + history**: the same, plus ``--finished`` (100,000) finished games of all five games (default options,
   random legal moves; played to the end). Restore must not slow down with history.
 
-How they are built, and why that is equivalent: ``--seed`` games (1,000 open, 1,000 finished) are played through the
+How they are built, and why that is equivalent: ``--seed`` games (500 open, 500 finished) are played through the
 real ``TableService`` and ``Store``; the rest are copies of their rows made by SQL (``INSERT … SELECT`` into every
 table with a ``game_id`` column, that id and ``games.id``/``channel_id`` shifted past the last one), so a copy
 has byte for byte the rows a game played through the service has: the same snapshot, action log (moves, dice,
 interaction ids, deadlines), meta and results. SQLite orders rows by key (``games.id``, ``actions (game_id,
 seq)``), so the pages ``start()`` reads hold the same rows as if every game had been played. Playing 3 million
-moves through the service instead would take ~5-10 minutes per database on this machine.
+moves through the service instead would take ~25 minutes on this machine (300,000 took 155 s at load 5).
 
-    python -m benchmarks.restart                     # ~3 min (build ~1.5 min)
+    python -m benchmarks.restart                     # ~5 min (building the databases ~3 min)
     python -m benchmarks.restart --quick
     python -m benchmarks.restart --games 10000 --moves 6 --finished 0
     python -m benchmarks.restart --profile           # cProfile of start() on the open database
@@ -350,7 +350,7 @@ def run(
     games = games or (500 if quick else 10_000)
     moves = moves if moves is not None else (30 if quick else 300)
     finished = finished if finished is not None else (2_000 if quick else 100_000)
-    seed = seed or (100 if quick else 1_000)
+    seed = seed or (100 if quick else 500)
     repeats = repeats or (1 if quick else 3)
     header(f"Restart: restore {games:,} open games of {moves} moves, and with {finished:,} finished games beside them")
     with tempfile.TemporaryDirectory(prefix="dt-bench-") as folder:
@@ -362,7 +362,7 @@ def main() -> None:
     p.add_argument("--games", type=int, help="open games to restore (default 10,000; --quick 500)")
     p.add_argument("--moves", type=int, help="moves played in each open game (default 300; --quick 30)")
     p.add_argument("--finished", type=int, help="finished games in the history database (default 100,000; 0: none)")
-    p.add_argument("--seed", type=int, help="games played through the service before copying (default 1,000)")
+    p.add_argument("--seed", type=int, help="games played through the service before copying (default 500)")
     p.add_argument("--repeats", type=int, help="restores per database, alternating; the median is shown (default 3)")
     p.add_argument("--profile", action="store_true", help="cProfile start() on the open database instead")
     args = p.parse_args()
