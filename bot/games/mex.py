@@ -220,25 +220,6 @@ class MexRound(_Slots):
         new.tiebreak = None
         return new
 
-    def copy(self) -> MexRound:
-        """Shallow: ``order``, ``throws`` (and each seat's list in it) and ``final`` are shared until replaced.
-        One plain assignment per slot: tuple assignments or the constructor cost half as much again."""
-        new = object.__new__(MexRound)
-        new.number = self.number
-        new.starter = self.starter
-        new.order = self.order
-        new.throws = self.throws
-        new.final = self.final
-        new.pos = self.pos
-        new.throw_limit = self.throw_limit
-        new.mex_count = self.mex_count
-        new.ended_early_by = self.ended_early_by
-        new.held = self.held
-        new.must_throw = self.must_throw
-        tb = self.tiebreak
-        new.tiebreak = None if tb is None else tb.copy()
-        return new
-
 
 class MexTiebreakView(TypedDict):
     players: list[int]
@@ -304,8 +285,24 @@ class MexState(_Slots):
         new.lives = self.lives
         new.points = self.points
         new.out = self.out
-        new.round = self.round.copy()
         new.winner = self.winner
+        # The round, shallowly: order, throws (and each seat's list in it) and final are shared until replaced.
+        # One plain assignment per slot: tuple assignments or a constructor call cost half as much again.
+        r = self.round
+        c = new.round = object.__new__(MexRound)
+        c.number = r.number
+        c.starter = r.starter
+        c.order = r.order
+        c.throws = r.throws
+        c.final = r.final
+        c.pos = r.pos
+        c.throw_limit = r.throw_limit
+        c.mex_count = r.mex_count
+        c.ended_early_by = r.ended_early_by
+        c.held = r.held
+        c.must_throw = r.must_throw
+        tb = r.tiebreak
+        c.tiebreak = None if tb is None else tb.copy()
         return new
 
 
@@ -322,6 +319,7 @@ TURN_MOVES: dict[tuple[bool, bool, bool, bool], tuple[Action, ...]] = {
     for one in (False, True)
     for two in (False, True)
 }
+PLAIN_TURN_MOVES = [[TURN_MOVES[throw, end, False, False] for end in (False, True)] for throw in (False, True)]
 
 
 class Mex(Engine[MexState, MexOptions]):
@@ -403,7 +401,7 @@ class Mex(Engine[MexState, MexOptions]):
         if o.hold_one_or_two and r.held is None and more:
             last = throws[-1]
             return TURN_MOVES[more, end, 1 in last, 2 in last]
-        return TURN_MOVES[more, end, False, False]
+        return PLAIN_TURN_MOVES[more][end]
 
     def _refusal(self, s: MexState, player: int, action: Action) -> IllegalMove | None:
         """Why ``action`` is illegal for the player to act, or None. One place for legality and codes."""
@@ -624,7 +622,7 @@ class Mex(Engine[MexState, MexOptions]):
         r = s.round
         o = s.options
         mexes = r.mex_count
-        lost = penalty(o.mex_penalty, mexes)
+        lost = penalty(o.mex_penalty, mexes) if mexes else 1  # MX-R2: 1 without a Mex
         lives = s.lives = list(s.lives)  # replaced, not edited
         left = lives[loser] = max(0, lives[loser] - lost)
         data = {"round": r.number, "loser": loser, "penalty": lost, "mex_count": mexes, "values": list(r.final)}
@@ -653,7 +651,11 @@ class Mex(Engine[MexState, MexOptions]):
             events += self._game_over(s, order[0])
         else:
             s.round = MexRound.fresh(r.number + 1, order, n)
-            events += self._round_events(s)
+            # _round_events, written out: a new round's first turn is its starter's, with the options' throws
+            data = {"round": r.number + 1, "starter": order[0], "order": list(order), "lives": list(lives)}
+            events.append(_tuple_new(Event, ("round_start", data, None)))
+            data = {"player": order[0], "phase": "throw", "max_throws": o.max_throws}
+            events.append(_tuple_new(Event, ("turn", data, None)))
         return events
 
     def _score(self, s: MexState, deltas: list[int], reason: str) -> Event:
