@@ -168,7 +168,7 @@ async def test_a_turn_that_passed_half_time_while_the_bot_was_down_is_reminded_a
         assert reminders(world) == []
     # The bot was down for 70 s of a 120 s turn: move the turn's start and deadline back (no clock to fake here).
     with sqlite3.connect(world.db) as conn:
-        conn.execute("UPDATE actions SET at = at - 70")
+        conn.execute("UPDATE actions SET at = at - 70, due = due - 70")  # a move's row holds the deadline it left
         conn.execute("UPDATE deadlines SET due = due - 70")
     async with world.bot(dice) as bot:
         reminder = await world.fake.wait_for(lambda: next(iter(live_reminders(world)), None), what="the reminder")
