@@ -36,7 +36,8 @@ def extensions() -> list[str]:
     """Every module in cogs/ is an extension (cogs/utils holds shared helpers); a new game is a new file."""
     import cogs
 
-    return [f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.ispkg]
+    found = [f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.ispkg]
+    return sorted(found, key=lambda name: name != "cogs.tables")  # it owns /game, which cogs.history adds to
 
 
 DEFAULT_DATABASE = "data/dicetavern.sqlite3"

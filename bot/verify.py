@@ -25,6 +25,7 @@ from bot.i18n import t
 FORMAT = "dicetavern-game"
 VERSION = 1
 START, TIMEOUT, FORFEIT = "start", "timeout", "forfeit:"
+UNFAIR = ("commitment", "server_seed", "client_seed")  # all null in the export of a game played before fair dice
 
 Calls = list[list[Any]]
 
@@ -270,6 +271,8 @@ def check_schema(export: Any) -> Mismatch | None:
         return Mismatch("not_export")
     if export.get("version") != VERSION:
         return Mismatch("version", {"version": export.get("version"), "supported": VERSION})
+    if all(export.get(name) is None for name in UNFAIR):  # a game from before fair dice: nothing to check against
+        return Mismatch("not_fair")
     for name, kinds in _FIELDS.items():
         if name not in export or not isinstance(export[name], kinds):
             return Mismatch("schema", {"field": name})

@@ -1,0 +1,89 @@
+"""A logged game, move by move: the state after each move, replayed through the engine with the recorded dice.
+
+Pure: the dice come from the record (``ReplayDice``), no dice source is ever asked, nothing is read or written.
+Replaying does what the table service did (``TableService._replay``): ``start`` is ``new_game``, ``timeout`` and
+``forfeit:<why>`` are the engine's own, anything else is a move as the game encodes it. Engines never edit an
+earlier state, so every step's state can be kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games import Action, Event, get_engine
+from bot.games.dice import ReplayDice
+from bot.store.history import GameRecord, Move
+from bot.tables.deadlines import forfeit_events
+from bot.verify import build_export
+
+START, TIMEOUT, FORFEIT = "start", "timeout", "forfeit:"
+
+
+@dataclass(frozen=True)
+class Step:
+    """The game right after one logged action."""
+
+    move: Move
+    state: Any
+    events: list[Event]  # what the action made happen (public and private)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The steps that replayed; ``failed`` the seq of the first action that did not (None: all of them)."""
+
+    steps: list[Step]
+    failed: int | None = None
+
+
+def replay(game: str, players: int, options: dict[str, Any], moves: Sequence[Move]) -> Replay:
+    """Every step of the game, from its ``start`` on. A record that stops replaying (an engine changed since,
+    or a damaged record) keeps the steps before it and names the action."""
+    engine = get_engine(game)
+    steps: list[Step] = []
+    state: Any = None
+    for move in moves:
+        dice = ReplayDice(move.dice or ())
+        try:
+            if move.action == START:
+                if state is not None:
+                    raise ValueError("a second start")
+                state, events = engine.new_game(players, engine.options(options), dice)
+            elif state is None or move.seat is None:
+                raise ValueError("a move before the start, or without a seat")
+            elif move.action == TIMEOUT:
+                state, events = engine.timeout(state, move.seat, dice)
+            elif move.action.startswith(FORFEIT):
+                state, events = engine.forfeit(state, move.seat, dice)
+                events = forfeit_events(events, move.action.partition(":")[2])
+            else:
+                state, events = engine.apply(state, move.seat, Action.parse(move.action), dice)
+            if not dice.exhausted:
+                raise ValueError("recorded dice the move did not use")
+        except Exception:  # any failure of a stored record is reported, never raised at the player
+            return Replay(steps, move.seq)
+        steps.append(Step(move, state, events))
+    return Replay(steps)
+
+
+def export_of(record: GameRecord) -> dict[str, Any]:
+    """A game that is over as an export (``bot.verify.build_export``, schema v1 in docs/FAIRNESS.md). A game played
+    before fair dice has no commitment, seeds or stream: those three are null, and it cannot be verified."""
+    engine = get_engine(record.game)
+    outcome = engine.outcome(engine.loads(record.state)) if record.state else None
+    fair = record.fair or {}
+    moves = [(m.seq, m.seat, m.action, m.dice, m.at) for m in record.moves]
+    export = build_export(
+        record.game,
+        record.options,
+        record.names,
+        moves,
+        fair.get("commitment"),  # type: ignore[arg-type]  # None only for a game without a fair record
+        fair.get("seed"),  # type: ignore[arg-type]
+        fair.get("client_seed"),  # type: ignore[arg-type]
+        outcome,
+        record.id,
+    )
+    return export
