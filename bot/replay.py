@@ -75,15 +75,8 @@ def export_of(record: GameRecord) -> dict[str, Any]:
     outcome = engine.outcome(engine.loads(record.state)) if record.state else None
     fair = record.fair or {}
     moves = [(m.seq, m.seat, m.action, m.dice, m.at) for m in record.moves]
-    export = build_export(
-        record.game,
-        record.options,
-        record.names,
-        moves,
-        fair.get("commitment"),  # type: ignore[arg-type]  # None only for a game without a fair record
-        fair.get("seed"),  # type: ignore[arg-type]
-        fair.get("client_seed"),  # type: ignore[arg-type]
-        outcome,
-        record.id,
+    # Without a fair record (a game from before fair dice) the three are None, not text: check_schema says so.
+    commitment, seed, client_seed = fair.get("commitment"), fair.get("seed"), fair.get("client_seed")
+    return build_export(
+        record.game, record.options, record.names, moves, commitment, seed, client_seed, outcome, record.id
     )
-    return export

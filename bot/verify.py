@@ -58,14 +58,15 @@ def build_export(
     options: dict[str, Any],
     players: Sequence[str],
     moves: Sequence[tuple[int, int | None, str, Calls | None, float | None]],
-    commitment: str,
-    server_seed: str,
-    client_seed: str,
+    commitment: str | None,
+    server_seed: str | None,
+    client_seed: str | None,
     outcome: Outcome | None,
     game_id: int | None = None,
 ) -> dict[str, Any]:
     """A finished game as an export (version 1). ``moves``: (seq, seat, action text, dice calls or None, time or
-    None), e.g. the game's ``actions`` rows, or ``games.record`` of a compacted game (no times)."""
+    None), e.g. the game's ``actions`` rows, or ``games.record`` of a compacted game (no times). The commitment and
+    seeds are None only for a game played before fair dice (``UNFAIR``): it replays, but cannot be verified."""
     return {
         "format": FORMAT,
         "version": VERSION,

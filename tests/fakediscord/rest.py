@@ -168,7 +168,7 @@ async def _read_body(request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
             if name == "payload_json":
                 payload = json.loads(data.decode())
             elif getattr(part, "filename", None):
-                files.append({"filename": part.filename, "size": len(data)})  # type: ignore[union-attr]
+                files.append({"filename": part.filename, "size": len(data), "data": data})  # type: ignore[union-attr]
         return payload, files
     if request.can_read_body:
         raw = await request.read()

@@ -127,6 +127,7 @@ class FakeDiscord:
         self.unknown_routes: list[RestCall] = []
         self.interactions: list[InteractionRecord] = []
         self.blocked_dms: list[tuple[int, dict[str, Any]]] = []
+        self.attachment_data: dict[str, bytes] = {}  # attachment id -> the file's bytes as uploaded
         self.rate_limit_violations: list[RateLimitViolation] = []
         self._channel_posts: dict[int, list[float]] = {}
         self._interactions: dict[int, InteractionRecord] = {}
@@ -712,7 +713,12 @@ class FakeDiscord:
             aid = self.snowflake()
             url = f"http://{self.host}:{self.port}/attachments/{aid}/{f['filename']}"
             out.append({"id": str(aid), "filename": f["filename"], "size": f["size"], "url": url, "proxy_url": url})
+            self.attachment_data[str(aid)] = f.get("data", b"")
         return out
+
+    def attachment_bytes(self, attachment: dict[str, Any]) -> bytes:
+        """The uploaded bytes of one of a message's ``attachments``."""
+        return self.attachment_data[str(attachment["id"])]
 
     def _create_message(self, channel: FakeChannel, body: dict[str, Any], files: list[dict[str, Any]]) -> FakeMessage:
         return self._new_message(channel, body, files, kind="channel")

@@ -1,0 +1,153 @@
+"""History, replay, export and verify end to end: a fair Pig game played through the real client, then looked up."""
+
+from __future__ import annotations
+
+import json
+
+from bot.games.fair import FairDice
+from bot.store import repo
+from bot.verify import verify_export
+from tests.e2e.conftest import World
+from tests.fakediscord import FakeMessage
+
+SEED = bytes(range(32))
+
+
+def button(message: FakeMessage, way: str) -> str:
+    """The replay button that goes ``way`` (f, p, n, l): ``rp:<game>:<step>:<way>``."""
+    return next(c for c in message.custom_ids() if c.startswith("rp:") and c.endswith(f":{way}"))
+
+
+def disabled(message: FakeMessage, way: str) -> bool:
+    return bool(message.find_component(button(message, way)).get("disabled"))
+
+
+async def play_pig_to_the_end(world: World, bot) -> int:
+    """Alice and Bob play Pig to 20 by slash commands: roll until 8 this turn, then hold. Returns the game id."""
+    board = (await world.slash(world.alice, "pig", "new", target=20)).expect_message()
+    await world.click(world.bob, board, "join")
+    await world.click(world.alice, board, "start")
+    table = bot.tables.table(world.channel.id)
+    players = {world.alice.id: world.alice, world.bob.id: world.bob}
+    while table.running:
+        user = players[table.seats[table.state.current].id]
+        reply = await world.slash(user, "pig", "hold" if table.state.turn_total >= 8 else "roll")
+        assert not reply.text.startswith("⚠️"), reply.text
+    assert table.status == "finished"
+    return table.id
+
+
+async def fair_record(bot, game_id: int, dice: FairDice) -> str:
+    """The game's games.fair, written as the fair-dice service writes it if the service did not; its seed."""
+    row = await bot.store.fetch_one("SELECT fair FROM games WHERE id = ?", (game_id,))
+    if row["fair"] is None:  # the service was given plain dice: one stream, this game's alone
+        fair = {"commitment": dice.commitment, "client_seed": dice.client_seed, "seed": dice.reveal()}
+        await bot.store.write([("UPDATE games SET fair = ? WHERE id = ?", (json.dumps(fair), game_id))])
+        return dice.reveal()
+    return json.loads(row["fair"])["seed"]
+
+
+async def test_history_replay_export_and_verify_of_a_finished_game_and_the_buttons_survive_a_restart(world: World):
+    dice = FairDice(SEED, "alice|bob")
+    async with world.bot(dice) as bot:
+        game_id = await play_pig_to_the_end(world, bot)
+        seed = await fair_record(bot, game_id, dice)
+        moves = len(await repo.actions(bot.store, game_id)) - 1  # the start is not a move
+
+        listed = await world.slash(world.carol, "history")
+        assert listed.ephemeral
+        assert f"`#{game_id}`" in listed.text and "**Pig**" in listed.text and "alice, bob" in listed.text
+        assert "🏆" in listed.text and "<t:" in listed.text
+        assert "No finished games" in (await world.slash(world.carol, "history", member=world.carol.id)).text
+        assert "No finished games" in (await world.slash(world.carol, "history", game="mia")).text
+        assert f"`#{game_id}`" in (await world.slash(world.carol, "history", member=world.bob.id, game="pig")).text
+
+        reply = await world.slash(world.carol, "game", "replay", game=game_id)
+        assert reply.ephemeral and "Replay of Pig" in reply.text and "the deal" in reply.text
+        replayed = reply.expect_message()
+        assert disabled(replayed, "f") and disabled(replayed, "p") and not disabled(replayed, "n")
+        assert (await (await world.fake.click(world.carol, replayed, button(replayed, "n"))).response()).type == 7
+        assert f"move 1 of {moves}" in replayed.text
+        await (await world.fake.click(world.carol, replayed, button(replayed, "l"))).response()
+        assert f"move {moves} of {moves}" in replayed.text and "🏆" in replayed.text
+        assert disabled(replayed, "n") and disabled(replayed, "l")
+        await (await world.fake.click(world.carol, replayed, button(replayed, "p"))).response()
+        assert f"move {moves - 1} of {moves}" in replayed.text
+        await (await world.fake.click(world.carol, replayed, button(replayed, "f"))).response()
+        assert "the deal" in replayed.text
+
+        exported = await world.slash(world.bob, "game", "export", game=game_id)
+        assert exported.ephemeral and "dicetavern verify" in exported.text
+        (attachment,) = exported.expect_message().attachments
+        assert attachment["filename"] == f"dicetavern-pig-{game_id}.json"
+        export = json.loads(world.fake.attachment_bytes(attachment))
+        assert export["version"] == 1 and export["id"] == game_id and export["players"] == ["alice", "bob"]
+        assert export["server_seed"] == seed and len(export["moves"]) == moves + 1
+        assert verify_export(export) is None
+
+        verified = await world.slash(world.bob, "game", "verify", game=game_id)
+        assert not verified.ephemeral and "✓" in verified.text and f"#{game_id}" in verified.text
+
+    async with world.bot(dice):  # a new process: the replay's buttons still answer
+        await (await world.fake.click(world.carol, replayed, button(replayed, "n"))).response()
+        assert f"move 1 of {moves}" in replayed.text
+        await (await world.fake.click(world.carol, replayed, button(replayed, "l"))).response()
+        assert f"move {moves} of {moves}" in replayed.text
+    world.fake.assert_no_problems()
+
+
+async def test_a_changed_die_fails_verify_at_its_draw(world: World):
+    dice = FairDice(SEED, "alice|bob")
+    async with world.bot(dice) as bot:
+        game_id = await play_pig_to_the_end(world, bot)
+        await fair_record(bot, game_id, dice)
+        row = await bot.store.fetch_one(
+            "SELECT seq, dice FROM actions WHERE game_id = ? AND action = 'roll' ORDER BY seq LIMIT 1", (game_id,)
+        )
+        calls = json.loads(row["dice"])
+        calls[0][2][0] = calls[0][2][0] % 6 + 1
+        await bot.store.write(
+            [("UPDATE actions SET dice = ? WHERE game_id = ? AND seq = ?", (json.dumps(calls), game_id, row["seq"]))]
+        )
+        verified = await world.slash(world.alice, "game", "verify", game=game_id)
+        assert "✗" in verified.text and f"action {row['seq']}, dice call 0" in verified.text
+
+
+async def test_running_lobby_unknown_and_other_servers_games_are_refused_without_the_seed(world: World):
+    elsewhere = world.fake.add_guild("Elsewhere", channels=["dice"])
+    dave = world.fake.add_user("dave", guild=elsewhere)
+    async with world.bot(FairDice(SEED, "alice|bob")) as bot:
+        other = await (await world.fake.slash(dave, elsewhere.channel("dice"), "pig", "new")).response()
+        assert not other.ephemeral
+        other_id = bot.tables.table(elsewhere.channel("dice").id).id
+
+        lobby = (await world.slash(world.alice, "pig", "new")).expect_message()
+        lobby_id = bot.tables.table(world.channel.id).id
+        await world.slash(world.alice, "game", "cancel")
+        await world.fake.wait_for(lambda: "cancelled" in lobby.text)
+
+        board = (await world.slash(world.alice, "pig", "new", target=20)).expect_message()
+        await world.click(world.bob, board, "join")
+        await world.click(world.alice, board, "start")
+        running = bot.tables.table(world.channel.id)
+        await world.slash(world.alice if running.state.current == 0 else world.bob, "pig", "roll")
+
+        for command in ("replay", "export", "verify"):
+            reply = await world.slash(world.carol, "game", command, game=running.id)
+            assert reply.ephemeral and f"Game #{running.id} is still being played" in reply.text
+            assert "only finished games" in reply.text
+            reply = await world.slash(world.carol, "game", command, game=other_id)
+            assert reply.ephemeral and f"Game #{other_id} was played on another server." in reply.text
+            reply = await world.slash(world.carol, "game", command, game=lobby_id)
+            assert reply.ephemeral and "cancelled before it started" in reply.text
+            reply = await world.slash(world.carol, "game", command, game=987654)
+            assert reply.ephemeral and "There is no game #987654." in reply.text
+        reply = await world.fake.slash(dave, elsewhere.channel("dice"), "game", "replay", options={"game": other_id})
+        assert "still in its lobby" in (await reply.response()).text
+
+        fair = await bot.store.fetch_one("SELECT fair FROM games WHERE id = ?", (running.id,))
+        secrets = [SEED.hex()] + ([json.loads(fair["fair"])["seed"]] if fair["fair"] else [])
+        versions = [v for m in world.fake.messages.values() for v in m.history]
+        seen = json.dumps([(v.content, v.embeds, v.components) for v in versions])
+        assert not any(secret in seen for secret in secrets)
+    world.fake.assert_no_problems()
