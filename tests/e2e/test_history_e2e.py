@@ -151,3 +151,37 @@ async def test_running_lobby_unknown_and_other_servers_games_are_refused_without
         seen = json.dumps([(v.content, v.embeds, v.components) for v in versions])
         assert not any(secret in seen for secret in secrets)
     world.fake.assert_no_problems()
+
+
+async def test_history_pages_with_buttons_that_survive_a_restart(world: World):
+    seats = [{"id": world.alice.id, "name": "alice", "level": None}, {"id": -1, "name": "Bot", "level": "easy"}]
+    async with world.bot() as bot:
+        rows = [
+            repo.insert_game(
+                {
+                    "guild_id": world.guild.id,
+                    "channel_id": 1000 + n,
+                    "game": "pig",
+                    "status": "finished",
+                    "host_id": world.alice.id,
+                    "options": {},
+                    "seats": seats,
+                    "now": 1_700_000_000.0 + n,
+                }
+            )
+            for n in range(12)
+        ]
+        ids = [ids[0] for ids in [await bot.store.write([row]) for row in rows]]
+        await bot.store.write(
+            [repo.insert_result(i, world.guild.id, "pig", -1, True, 1, 20, "win", 0.0) for i in ids]
+            + [repo.insert_result(i, world.guild.id, "pig", world.alice.id, False, 2, 5, "loss", 0.0) for i in ids]
+        )
+        reply = await world.slash(world.carol, "history", game="pig")
+        assert "Page 1/2" in reply.text and f"`#{ids[-1]}`" in reply.text and f"`#{ids[1]}`" not in reply.text
+        assert "🏆 🤖 Bot" in reply.text and "alice, 🤖 Bot" in reply.text
+        listed = reply.expect_message()
+    async with world.bot():
+        forward = next(c for c in listed.custom_ids() if c.startswith("hist:n:"))
+        assert (await (await world.fake.click(world.carol, listed, forward)).response()).type == 7
+        assert "Page 2/2" in listed.text and f"`#{ids[0]}`" in listed.text and f"`#{ids[-1]}`" not in listed.text
+    world.fake.assert_no_problems()
