@@ -53,29 +53,36 @@ def seat_names(table: Table) -> list[str]:
 def fill(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """Event data with seat numbers swapped for names and dice drawn, ready for a template."""
     params: dict[str, Any] = {}
+    seats = len(names)
     for key, value in data.items():
-        if key in SEAT_KEYS and isinstance(value, int) and 0 <= value < len(names):
-            params[key] = f"**{names[value]}**"
-        elif key in SEAT_LIST_KEYS and isinstance(value, list) and all(isinstance(v, int) for v in value):
-            params[key] = ", ".join(f"**{names[v]}**" for v in value if 0 <= v < len(names))
-        elif key in ("faces", "dice") and isinstance(value, list) and all(isinstance(v, int) for v in value):
-            params[key] = dice_text(value)
-        else:
-            params[key] = value
+        if key in SEAT_KEYS:
+            if isinstance(value, int) and 0 <= value < seats:
+                value = f"**{names[value]}**"
+        elif key in SEAT_LIST_KEYS:
+            if isinstance(value, list) and all(isinstance(v, int) for v in value):
+                value = ", ".join(f"**{names[v]}**" for v in value if 0 <= v < seats)
+        elif key in DICE_KEYS and isinstance(value, list) and all(isinstance(v, int) for v in value):
+            value = dice_text(value)
+        params[key] = value
     return params
+
+
+DICE_KEYS = frozenset({"faces", "dice"})
 
 
 def event_text(game: str, kind: str, data: dict[str, Any], names: list[str], locale: str) -> str | None:
     """One log line, or None for events the log does not show (an empty template)."""
     module = game_module(game)
-    for key in event_keys(game, kind, data):
+    pick = getattr(module, "event_key", None)  # a game may pick a variant, e.g. a roll that busts
+    variant = kind if pick is None else pick(kind, data)
+    for key in _event_keys(game, variant, data):
         if has(key, locale):
             params = fill(data, names)
             if "missed" in data:
                 params["count"] = data["missed"]  # "after {count} missed turns", a plural entry
-            if hasattr(module, "event_params"):  # e.g. every hand of a reveal, drawn with names
-                variant = module.event_key(kind, data) if hasattr(module, "event_key") else kind
-                params.update(module.event_params(variant, data, names, locale))
+            more = getattr(module, "event_params", None)  # e.g. every hand of a reveal, drawn with names
+            if more is not None:
+                params.update(more(variant, data, names, locale))
             text = t(key, locale, **params)
             return text or None
     return None
@@ -86,10 +93,14 @@ def event_keys(game: str, kind: str, data: dict[str, Any]) -> list[str]:
     module = game_module(game)
     if hasattr(module, "event_key"):  # a game may pick a variant, e.g. a roll that busts
         kind = module.event_key(kind, data)
+    return _event_keys(game, kind, data)
+
+
+def _event_keys(game: str, variant: str, data: dict[str, Any]) -> list[str]:
     # A forfeit forced by missed turns (the service tags its events ``why``) reads differently from a /leave.
-    kinds = [f"{kind}_timeouts", kind] if data.get("why") == "timeouts" else [kind]
+    kinds = [f"{variant}_timeouts", variant] if data.get("why") == "timeouts" else [variant]
     if isinstance(data.get("reason"), str):  # a closed table says why in words, not as its code
-        kinds.insert(0, f"{kind}_{data['reason']}")
+        kinds.insert(0, f"{variant}_{data['reason']}")
     return [f"{prefix}.{k}" for k in kinds for prefix in (f"{game}.event", "event")]
 
 
