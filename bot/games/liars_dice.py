@@ -461,10 +461,15 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
     def _finish(self, s: LiarsState, reason: str) -> Event:
         s.finished = True
         s.end_reason = reason
+        won, lost = s.winner, s.loser
+        if won is not None and lost is not None and len(s.counts) == 2 and not s.out_order:
+            # outcome's two-seat single game (see there), without building the Outcome
+            scores = [1, -1] if won == 0 else [-1, 1]
+            data = {"reason": reason, "winners": [won], "ranking": [[won], [lost]], "scores": scores}
+            return _tuple_new(Event, ("game_over", data, None))
         out = self.outcome(s)
         assert out is not None
-        ranking = out.ranking
-        data = {"reason": reason, "winners": [*out.winners], "ranking": list(map(list, ranking))}
+        data = {"reason": reason, "winners": [*out.winners], "ranking": list(map(list, out.ranking))}
         data["scores"] = [*out.scores]
         return _tuple_new(Event, ("game_over", data, None))
 
