@@ -185,3 +185,18 @@ async def test_history_pages_with_buttons_that_survive_a_restart(world: World):
         assert (await (await world.fake.click(world.carol, listed, forward)).response()).type == 7
         assert "Page 2/2" in listed.text and f"`#{ids[0]}`" in listed.text and f"`#{ids[-1]}`" not in listed.text
     world.fake.assert_no_problems()
+
+
+async def test_a_game_without_a_fair_record_replays_and_exports_but_cannot_be_verified(world: World):
+    async with world.bot() as bot:  # plain seeded dice: no commitment, no seed (as a game from before fair dice)
+        game_id = await play_pig_to_the_end(world, bot)
+        assert (await bot.store.fetch_one("SELECT fair FROM games WHERE id = ?", (game_id,)))["fair"] is None
+        reply = await world.slash(world.alice, "game", "replay", game=game_id)
+        assert reply.ephemeral and "Replay of Pig" in reply.text
+        exported = await world.slash(world.alice, "game", "export", game=game_id)
+        assert "cannot be verified" in exported.text
+        export = json.loads(world.fake.attachment_bytes(exported.expect_message().attachments[0]))
+        assert export["server_seed"] is None and export["commitment"] is None and export["moves"]
+        verified = await world.slash(world.alice, "game", "verify", game=game_id)
+        assert verified.ephemeral and f"Game #{game_id} was played before provably fair dice" in verified.text
+    world.fake.assert_no_problems()
