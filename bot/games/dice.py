@@ -31,6 +31,11 @@ class SeededDice:
         # randint(1, sides)'s own algorithm (rejection sampling on getrandbits), so the faces are the same
         # as randint's for a seed, without its three layers of argument checks (most of a playout's dice cost).
         bits, width = self._bits, sides.bit_length()
+        if count == 1:  # most rolls are one die: no loop, no appends
+            r = bits(width)
+            while r >= sides:
+                r = bits(width)
+            return [r + 1]
         out = []
         for _ in range(count):
             r = bits(width)
@@ -40,6 +45,13 @@ class SeededDice:
         return out
 
     def sample(self, population: Sequence[T], k: int) -> list[T]:
+        n = len(population)
+        if k == 1 and n:  # random.sample's first pick is population[randbelow(n)]: the same item, without its setup
+            width = n.bit_length()
+            r = self._bits(width)
+            while r >= n:
+                r = self._bits(width)
+            return [population[r]]
         return self._rng.sample(list(population), k)
 
 
