@@ -1,4 +1,5 @@
-"""``dicetavern``: run the bot, sync its slash commands, check its health, play or simulate in a terminal.
+"""``dicetavern``: run the bot, sync its slash commands, check its health, play or simulate in a terminal,
+verify an exported game's dice.
 
 ``run`` and ``sync`` turn every failure to talk to Discord into one line on stderr: exit status 2 when
 Discord refused (token, intents, access, a bad request), 3 when Discord could not be reached at all.
@@ -22,7 +23,7 @@ import aiohttp
 import discord
 from dotenv import find_dotenv, load_dotenv
 
-from bot import simulate, terminal
+from bot import simulate, terminal, verify
 from bot.client import DEFAULT_DATABASE, HEARTBEAT_MAX_AGE, DatabaseUnavailable, DiceTavern, heartbeat_path
 from bot.i18n import t
 from bot.store.db import durability_setting
@@ -156,12 +157,15 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_arguments(
         sub.add_parser("simulate", help="computer players against each other: win rates and game lengths")
     )
+    verify.add_arguments(
+        sub.add_parser("verify", help="check an exported game's dice against its revealed seed (/game export)")
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command in ("play", "simulate", "health"):
+    if args.command in ("play", "simulate", "health", "verify"):
         return args.handler(args)  # no Discord token and no Discord logging for these
 
     if not any(type(h) is logging.StreamHandler for h in logging.getLogger().handlers):

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.games.dice import DiceSource, SecureDice
+from bot.games.dice import DiceSource
 from bot.i18n import normalise, t
 from bot.store import Store
 from bot.tables import TableService
+from bot.tables.service import DiceFactory
 from bot.translator import CatalogTranslator
 
 if TYPE_CHECKING:  # the Discord surface's own types, for the attributes its cogs set on load
@@ -104,7 +105,7 @@ class DiceTavern(commands.Bot):
         self,
         *,
         database_path: str | Path = DEFAULT_DATABASE,
-        dice: DiceSource | None = None,
+        dice: DiceSource | DiceFactory | None = None,
         bot_delay: tuple[float, float] = (0.8, 2.5),
         commands_only: bool = False,
         heartbeat_interval: float = HEARTBEAT_INTERVAL,
@@ -112,7 +113,8 @@ class DiceTavern(commands.Bot):
         **options: Any,
     ) -> None:
         """``gc_tuning``: freeze start-up's objects and collect rarely (``GC_THRESHOLDS``); False leaves the
-        collector as Python sets it (tests that count collections)."""
+        collector as Python sets it (tests that count collections). ``dice``: the table service's dice (None:
+        provably fair dice, a new secret seed per table; tests pass a shared SeededDice or a FairDice factory)."""
         # The bot uses no voice: discord.py's "PyNaCl/davey is not installed" start-up warnings are noise.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -121,7 +123,7 @@ class DiceTavern(commands.Bot):
             command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None, **options
         )
         self.database_path = str(database_path)
-        self.dice = dice or SecureDice()
+        self.dice = dice
         self.bot_delay = bot_delay  # computer players' pause before a move
         self.commands_only = commands_only
         self.heartbeat = heartbeat_path(self.database_path)

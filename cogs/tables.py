@@ -97,13 +97,18 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
             await answer_error(interaction, error, table.game)
 
     async def lobby_action(
-        self, interaction: discord.Interaction, channel_id: int, verb: str, edit: bool = False
+        self,
+        interaction: discord.Interaction,
+        channel_id: int,
+        verb: str,
+        edit: bool = False,
+        entropy: str | None = None,
     ) -> None:
         """A lobby verb: by slash command (answered privately) or from the table message (``edit``: the response
-        redraws the table message). A refusal propagates to the one error path."""
+        redraws the table message). A refusal propagates to the one error path. ``entropy``: a join's ``seed:``."""
         table = self.bot.tables.table(channel_id)
         if not edit:
-            reply = await self._lobby_verb(interaction, table, verb)
+            reply = await self._lobby_verb(interaction, table, verb, entropy)
             done = {"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}
             await send_ephemeral(interaction, reply or t(done[verb], locale_of(interaction)))
             return
@@ -111,11 +116,13 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
             await self._lobby_verb(interaction, table, verb)
             await self._edit_table_message(interaction, table, held)
 
-    async def _lobby_verb(self, interaction: discord.Interaction, table: Table, verb: str) -> str | None:
+    async def _lobby_verb(
+        self, interaction: discord.Interaction, table: Table, verb: str, entropy: str | None = None
+    ) -> str | None:
         """Apply a lobby verb; the private reply of a host tool (None for the others)."""
         service, channel_id = self.bot.tables, table.channel_id
-        if verb == "join":
-            await service.join(channel_id, seat_for(interaction.user))
+        if verb == "join":  # the player's entropy for the fair dice: their seed: text, else this interaction's id
+            await service.join(channel_id, seat_for(interaction.user, (entropy or "").strip() or str(interaction.id)))
         elif verb.startswith(("kick:", "host:")):
             return await self._host_tool(interaction, channel_id, verb)
         elif verb == "leave":

@@ -4,7 +4,7 @@ the Discord presenter and the terminal presenter both build on these pieces."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
@@ -168,6 +168,26 @@ class TableText:
     body: list[str]
     log: list[str]
     footer: str
+    fair: list[str] = field(default_factory=list)  # the fair dice: commitment, client seed, and the seed once over
+
+
+OVER = ("finished", "cancelled")
+CLIENT_SEED_SHOWN = 300  # characters of the client seed on the table message (the export has all of it)
+
+
+def fair_lines(table: Table, locale: str) -> list[str]:
+    """The table's fair dice: the commitment from the lobby on, the client seed once the game started, and the
+    seed only when the game is over (finished or cancelled). Nothing for a table without fair dice."""
+    fair = getattr(table, "fair", None)
+    if fair is None:
+        return []
+    lines = [t("fair.commitment", locale, commitment=fair.commitment)]
+    if table.state is not None:
+        shown = clip(fair.client_seed.replace("`", "ˋ"), CLIENT_SEED_SHOWN)  # a backtick would end the code span
+        lines.append(t("fair.client_seed", locale, client_seed=shown))
+    if table.status in OVER:
+        lines.append(t("fair.seed", locale, seed=fair.reveal(), id=table.id))
+    return lines
 
 
 _MODULES: dict[str, Any] = {}  # game id -> its render module (import_module costs ~2 µs, asked per log line)
@@ -346,7 +366,7 @@ def table_text(table: Table, locale: str, viewer: int | None = None) -> TableTex
         body = _body(table, names, locale)
     else:
         body = game_module(table.game).body(table.engine.view(table.state, viewer), names, locale)
-    return TableText(title, body, log_lines(table, names, locale), footer)
+    return TableText(title, body, log_lines(table, names, locale), footer, fair_lines(table, locale))
 
 
 def private_text(table: Table, event: Event, locale: str) -> str | None:

@@ -16,7 +16,7 @@ from bot.store.db import Statement, Store
 def insert_game(row: dict[str, Any]) -> Statement:
     return (
         "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, seats, state, version,"
-        " message_id, meta, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        " message_id, meta, created_at, updated_at, fair) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             row["guild_id"],
             row["channel_id"],
@@ -31,8 +31,48 @@ def insert_game(row: dict[str, Any]) -> Statement:
             dumps(row.get("meta", {})),
             row["now"],
             row["now"],
+            row.get("fair"),  # fair_json(...): the lobby's commitment is committed with the lobby itself
         ),
     )
+
+
+# -- fair dice (issue 13) ---------------------------------------------------------------------
+# games.fair is JSON {"commitment": sha256 hex, "client_seed": text or null until the game starts, "seed": hex}.
+# The seed is secret until the game is over: the service reads it to draw, and only a finished or cancelled
+# game's seed may leave the store (``finished_fair``; ``bot.store.history`` reads it the same way).
+
+OVER = ("finished", "cancelled")
+
+
+def fair_json(commitment: str, client_seed: str | None, seed: str) -> str:
+    """The games.fair text (``update_game(..., fair=fair_json(...))`` stores it as it is)."""
+    return dumps({"commitment": commitment, "client_seed": client_seed, "seed": seed})
+
+
+async def finished_fair(store: Store, game_id: int) -> dict[str, Any] | None:
+    """games.fair of a game that is over (finished or cancelled): commitment, client seed and the revealed seed.
+    None for a game still open (its seed is secret), an unknown game, or one played before fair dice."""
+    row = await store.fetch_one("SELECT status, fair FROM games WHERE id = ?", (game_id,))
+    if row is None or row["status"] not in OVER or not row["fair"]:
+        return None
+    return dict(loads(row["fair"]))
+
+
+async def game_commitment(store: Store, game_id: int) -> str | None:
+    """The public commitment of a game's fair dice (any status), without reading the seed out of the row."""
+    row = await store.fetch_one("SELECT json_extract(fair, '$.commitment') FROM games WHERE id = ?", (game_id,))
+    return row[0] if row else None
+
+
+async def logged_draws(store: Store, game_id: int) -> int:
+    """How many draws a game's logged actions made (``bot.games.fair.count_draws`` over every dice row): where its
+    stream goes on. Restore reads the snapshot's count instead; this is the fallback and the tests' check."""
+    row = await store.fetch_one(
+        "SELECT COALESCE(SUM(json_array_length(c.value, '$[2]')), 0)"
+        " FROM actions a, json_each(a.dice) c WHERE a.game_id = ? AND a.dice IS NOT NULL",
+        (game_id,),
+    )
+    return int(row[0]) if row else 0
 
 
 def update_game(game_id: int, now: float, **fields: Any) -> Statement:

@@ -137,12 +137,12 @@ class Deadlines:
             for seat in engine.to_act(state):
                 if engine.is_over(state) or seat not in engine.to_act(state):
                     continue
-                (state, happened), dice = service._draw(engine.timeout, state, seat)
+                (state, happened), dice = service._draw(table, engine.timeout, state, seat)
                 events += happened
                 entries.append((seat, "timeout", None, dice))
                 table.timeouts[seat] += 1
                 if table.timeouts[seat] >= MAX_TIMEOUTS and not engine.is_over(state):
-                    (state, happened), dice = service._draw(engine.forfeit, state, seat)
+                    (state, happened), dice = service._draw(table, engine.forfeit, state, seat)
                     events += forfeit_events(happened, "timeouts")
                     entries.append((seat, "forfeit:timeouts", None, dice))
             if entries:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import Engine, get_engine
+from bot.games.fair import FairDice
 from bot.jsontext import dumps
 
 SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
@@ -40,13 +41,24 @@ class Seat:
     id: int  # a Discord user id; computer players get negative ids
     name: str
     level: str | None = None  # computer player's level, None for people
+    entropy: str | None = None  # what they added to the client seed as they joined (``seed:``, else the join's id)
 
     @property
     def is_bot(self) -> bool:
         return self.level is not None
 
+    @property
+    def entry(self) -> str:
+        """This seat's part of the client seed: its entropy; a computer player without any adds its name."""
+        if self.entropy is not None:
+            return self.entropy
+        return self.name if self.is_bot else ""
+
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "level": self.level}
+        seat: dict[str, Any] = {"id": self.id, "name": self.name, "level": self.level}
+        if self.entropy is not None:  # only seats that joined with fair dice in play carry it
+            seat["entropy"] = self.entropy
+        return seat
 
 
 @dataclass
@@ -71,6 +83,13 @@ class Table:
     acted: dict[int, int] = field(default_factory=dict, repr=False)  # user id -> version after their last action
     render_cache: Any = field(default=None, repr=False, compare=False)  # bot.render's rendered text, when shown
     snapshot_version: int = 0  # the version of the state in the games row (the log goes on to ``version``)
+    # The dice the table draws from (``TableService`` gives each table its own FairDice, or a test's shared
+    # source); ``fair``: the same object when they are the table's own fair dice, whose commitment is public and
+    # whose seed is revealed once the game is over (a shared source, even a FairDice, is never revealed);
+    # ``draws``: the fair draws committed so far (a move that fails, refused or not committed, rewinds to it).
+    dice: Any = field(default=None, repr=False, compare=False)
+    fair: FairDice | None = field(default=None, repr=False, compare=False)
+    draws: int = 0
 
     @property
     def engine(self) -> Engine:
@@ -100,9 +119,12 @@ class Table:
         if extra:
             log = (log + list(extra))[-LOG_EVENTS:]
         moves = {**self.acted, **acted} if acted else self.acted
+        # Fair dice: the stream's nonce at this snapshot, so a restart goes on from it plus the draws logged since.
+        fair = self.fair
+        draws = "" if fair is None else f',"draws":{fair.nonce}'
         return (
             f'{{"timeouts":{dumps(self.timeouts)},"locale":{dumps(self.locale)},"log":{dumps(log)},'
-            f'"acted":{dumps(list(moves.items()))}}}'
+            f'"acted":{dumps(list(moves.items()))}{draws}}}'
         )
 
     def load_meta(self, meta: dict[str, Any]) -> bool:

@@ -26,10 +26,11 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from bot.games import Action, Event, InvalidOptions, get_engine
-from bot.games.dice import DiceSource, RecordingDice, ReplayDice
+from bot.games.dice import DiceSource, RecordingDice, ReplayDice, SecureDice
+from bot.games.fair import FairDice, client_seed_from, count_draws
 from bot.jsontext import dumps, loads
 from bot.store import Store, repo
 from bot.tables.computers import Computers
@@ -50,6 +51,9 @@ SNAPSHOT_EVERY = 8
 ROUND_ENDS = frozenset({"reveal", "round_over", "round_start", "round_void", "hand_started"})
 # A log entry as the service builds it: (seat, action text, interaction id, dice JSON).
 Entry = tuple[int | None, str, str | None, str | None]
+# Where each table's dice come from: called as a table opens (FairDice.new: a fresh secret seed per table).
+DiceFactory = Callable[[], DiceSource]
+ENTROPY_MAX = 100  # characters of a player's ``seed:`` text
 R = TypeVar("R")
 
 
@@ -81,11 +85,20 @@ class NullPresenter:
         pass
 
 
+def _dice_sources(dice: DiceSource | DiceFactory | None) -> tuple[DiceSource | None, DiceFactory | None]:
+    """(the shared source, or None; the factory, or None): exactly one of them is set."""
+    if dice is None:
+        return None, FairDice.new
+    if hasattr(dice, "roll"):  # a source: SeededDice, ScriptedDice, even one FairDice for every table
+        return cast(DiceSource, dice), None
+    return None, dice
+
+
 class TableService:
     def __init__(
         self,
         store: Store,
-        dice: DiceSource,
+        dice: DiceSource | DiceFactory | None = None,
         presenter: Presenter | None = None,
         clock: Callable[[], float] = time.time,
         run_dispatcher: bool = True,
@@ -94,10 +107,15 @@ class TableService:
         retention: float | None = None,
     ) -> None:
         """``retention``: days a finished game keeps its per-move rows (None: ``DICETAVERN_RETENTION_DAYS``, 90;
-        0: forever); compacted by a background task that runs with the dispatcher (``run_dispatcher``)."""
+        0: forever); compacted by a background task that runs with the dispatcher (``run_dispatcher``).
+
+        ``dice``: None (the default) gives every table its own provably fair dice (``FairDice.new`` as it opens;
+        the commitment is public from the lobby on, the seed revealed when the game is over); a factory gives each
+        table what it returns (a FairDice is fair and persisted, anything else is used as it is); a DiceSource
+        (tests' SeededDice, ScriptedDice) is shared by every table, and no seed is persisted."""
         self.store = store
-        self.dice = dice
-        self._recorder = RecordingDice(dice)  # wraps self.dice for each engine call (see _draw)
+        self.dice, self.dice_factory = _dice_sources(dice)
+        self._recorder = RecordingDice(SecureDice())  # wraps the table's dice for each engine call (see _draw)
         self.clock = clock
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
@@ -146,9 +164,15 @@ class TableService:
         rows = await repo.open_games(self.store)
         due: dict[int, tuple[float, int]] = {}
         unguarded: set[int] = set()  # tables whose meta predates ``acted``: their guard comes from the log
+        uncounted: list[Table] = []  # fair tables whose snapshot does not say how many draws were made
+        committed: list[Any] = []  # fair dice for lobbies opened before fair dice (their game has not started)
         for row in rows:
             table, guarded = self._table_from_row(row)
             self._index(table)
+            if row["fair"] is None and (fair := table.fair) is not None:  # a lobby given fair dice just now
+                committed.append(repo.update_game(table.id, row["updated_at"], fair=self._fair_json(fair)))
+            elif table.fair is not None and table.running and table.draws < 0:
+                uncounted.append(table)
             if not guarded and table.running:
                 unguarded.add(table.id)
             if row["due"] is not None:
@@ -170,6 +194,12 @@ class TableService:
                     due[game_id] = (last["due"], last["seq"])  # else (a log from before 0004) the deadlines row
             start = end
         del tails
+        for table in uncounted:  # never written so (every snapshot of a fair game counts): count the log instead
+            fair = table.fair
+            assert fair is not None
+            fair.nonce = table.draws = await repo.logged_draws(self.store, table.id)
+        if committed:
+            await self.store.write(committed)
         for table in list(self.by_id.values()):
             armed = due.get(table.id)
             table.deadline = armed[0] if armed else None
@@ -194,10 +224,13 @@ class TableService:
         """
         engine, state = table.engine, table.state
         timeouts, log_entries, acted = list(table.timeouts), [], {}
+        drawn = 0  # the fair stream's draws these actions made: the live dice go on after them
         try:
             for row in rows:
                 seat, text = row["seat"], row["action"]
-                dice = ReplayDice(loads(row["dice"]) if row["dice"] else ())
+                calls = loads(row["dice"]) if row["dice"] else ()
+                drawn += count_draws(calls)
+                dice = ReplayDice(calls)
                 if text == "timeout":
                     state, events = engine.timeout(state, seat, dice)
                     timeouts[seat] += 1
@@ -218,6 +251,9 @@ class TableService:
         table.state, table.version, table.timeouts = state, rows[-1]["seq"], timeouts
         table.add_log(log_entries)
         table.acted.update(acted)
+        fair = table.fair
+        if fair is not None and table.draws >= 0:
+            fair.nonce = table.draws = table.draws + drawn
         return True
 
     async def stop(self) -> None:
@@ -245,10 +281,36 @@ class TableService:
             deadline=row["due"],
             snapshot_version=row["version"],
         )
-        guarded = table.load_meta(loads(row["meta"]))
+        meta = loads(row["meta"])
+        guarded = table.load_meta(meta)
         if row["state"]:
             table.state = table.engine.loads(row["state"])
+        stored = loads(row["fair"]) if row["fair"] else None
+        if stored is not None:  # the stream as it was: the same seed and client seed, on from the snapshot's draws
+            table.draws = meta.get("draws", 0 if table.status == "lobby" else -1)  # -1: count the log (_restore)
+            table.dice = table.fair = FairDice.from_hex(
+                stored["seed"], stored.get("client_seed") or "", max(table.draws, 0)
+            )
+        elif table.status == "lobby":
+            table.dice, table.fair = self._new_dice()  # opened before fair dice: the commitment is made now
+        else:  # a game started before fair dice: its draws cannot be verified, so no seed is made up for it
+            dice, fair = self._new_dice()
+            table.dice = SecureDice() if fair is not None else dice
         return table, guarded
+
+    def _new_dice(self) -> tuple[DiceSource, FairDice | None]:
+        """A new table's dice, and the same as its own fair dice if they are: the shared source (never fair), or a
+        fresh one from the factory (a FairDice: a new secret seed, this table's alone)."""
+        if self.dice is not None:
+            return self.dice, None
+        assert self.dice_factory is not None
+        dice = self.dice_factory()
+        return dice, dice if isinstance(dice, FairDice) else None
+
+    @staticmethod
+    def _fair_json(fair: FairDice, started: bool = False) -> str:
+        """games.fair for a table's dice: the client seed only once the game started (it is fixed then)."""
+        return repo.fair_json(fair.commitment, fair.client_seed if started else None, fair.reveal())
 
     def _index(self, table: Table) -> None:
         self.by_id[table.id] = table
@@ -334,7 +396,9 @@ class TableService:
                 raise TableError("table_exists", game=existing.game)
             defaults = (await self.settings(guild_id)).get(f"options.{game}", {})
             chosen = self._validate_options(engine, {**defaults, **(options or {})}).to_dict()
+            host = self._with_entropy(host)
             now = self.clock()
+            dice, fair = self._new_dice()  # drawn as the table opens: the commitment is public before any entropy
             row = {
                 "guild_id": guild_id,
                 "channel_id": channel_id,
@@ -345,10 +409,12 @@ class TableService:
                 "seats": [host.to_json()],
                 "meta": {"timeouts": [], "log": [], "locale": locale},
                 "now": now,
+                "fair": None if fair is None else self._fair_json(fair),
             }
             (game_id,) = await self.store.write([repo.insert_game(row)])
             assert game_id is not None  # an INSERT always has a row id
             table = Table(game_id, guild_id, channel_id, game, "lobby", host.id, chosen, [host], locale=locale)
+            table.dice, table.fair = dice, fair
             await self.store.write([repo.set_deadline(game_id, now + LOBBY_IDLE, 0)])
             self.deadlines.arm(game_id, now + LOBBY_IDLE, 0)
             table.deadline = now + LOBBY_IDLE
@@ -356,7 +422,20 @@ class TableService:
         self.presenter.publish(table, [Event("lobby_open", {"host": 0})])
         return table
 
+    @staticmethod
+    def _with_entropy(seat: Seat) -> Seat:
+        """The seat with its ``seed:`` text checked (stripped; blank is none); a refusal names the limit."""
+        if seat.entropy is None:
+            return seat
+        entropy = seat.entropy.strip()
+        if len(entropy) > ENTROPY_MAX:
+            raise TableError("seed_too_long", max=ENTROPY_MAX)
+        return Seat(seat.id, seat.name, seat.level, entropy or None)
+
     async def join(self, channel_id: int, seat: Seat) -> Table:
+        """``seat.entropy``: what the player adds to the client seed (the ``seed:`` text, else the join's
+        interaction id), their part of it in seat order when the game starts."""
+        seat = self._with_entropy(seat)
         table = self.table(channel_id)
         async with table.lock:
             self._require_lobby(table)
@@ -486,7 +565,10 @@ class TableService:
             fewest, _ = engine.player_range(options)
             if len(table.seats) < fewest:
                 raise TableError("not_enough_players", min=fewest)
-            (state, events), dice = self._draw(engine.new_game, len(table.seats), options)
+            fair = table.fair
+            if fair is not None:  # the client seed is fixed now, from everyone's entropy in seat order
+                table.dice = table.fair = fair.with_client_seed(client_seed_from([s.entry for s in table.seats]))
+            (state, events), dice = self._draw(table, engine.new_game, len(table.seats), options)
             table.timeouts = [0] * len(table.seats)
             await self._commit(table, state, events, [(None, "start", None, dice)], status="running")
         return table
@@ -503,7 +585,8 @@ class TableService:
     async def _close(self, table: Table, status: str, reason: str, seats: list[Seat] | None = None) -> None:
         """Close the table; ``seats``: the lobby's seats as it closes (without a last player who left)."""
         now = self.clock()
-        closed = [("closed", {"reason": reason})]
+        reveal = self._reveal(table)
+        closed = [("closed", {"reason": reason})] + [(e.kind, e.data) for e in reveal]
         changed: dict[str, Any] = {} if seats is None else {"seats": [s.to_json() for s in seats]}
         if table.state is not None:  # a status change: the snapshot catches up with the log
             changed.update(state=table.engine.dumps(table.state), version=table.version)
@@ -519,7 +602,24 @@ class TableService:
         table.status = status
         table.deadline = None
         self._drop(table)
-        self.presenter.publish(table, [Event("closed", {"reason": reason})])
+        self.presenter.publish(table, [Event("closed", {"reason": reason}), *reveal])
+
+    @staticmethod
+    def _reveal(table: Table) -> list[Event]:
+        """The game is over (finished or cancelled): its fair dice's seed is published, as an event the presenters
+        show (the seed was in games.fair all along; nothing showed it before)."""
+        fair = table.fair
+        if fair is None:
+            return []
+        started = table.state is not None
+        data = {
+            "game_id": table.id,
+            "seed": fair.reveal(),
+            "commitment": fair.commitment,
+            "client_seed": fair.client_seed if started else None,
+            "draws": fair.nonce,
+        }
+        return [Event("fair_reveal", data)]
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -550,7 +650,7 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_a_player")
-            (state, events), dice = self._draw(table.engine.apply, table.state, seat, action)
+            (state, events), dice = self._draw(table, table.engine.apply, table.state, seat, action)
             table.timeouts[seat] = 0
             # _commit moves the double-click guard (table.acted): a button drawn before this move is stale. A slash
             # command (no seen_version) is deliberate and never refused, but it moves the guard too: start()
@@ -564,16 +664,31 @@ class TableService:
             raise TableError("not_running")
         return table, table.engine.view(table.state, table.seat_of(user_id))
 
-    def _draw(self, engine_call: Callable[..., R], *args: Any) -> tuple[R, str | None]:
-        """``engine_call(*args, dice)`` with the service's dice recorded: (its result, the dice JSON or None)."""
+    def _draw(self, table: Table, engine_call: Callable[..., R], *args: Any) -> tuple[R, str | None]:
+        """``engine_call(*args, dice)`` with the table's dice recorded: (its result, the dice JSON or None).
+
+        A call that raises (a refused move: engines check before they draw, but a refusal must never cost the
+        stream a draw) rewinds fair dice to the draws committed, so the next move draws what verification expects.
+        """
         recorder = self._recorder
-        recorder.inner, recorder.calls = self.dice, []  # a refused call may have drawn: start clean
-        result = engine_call(*args, recorder)
+        recorder.inner, recorder.calls = table.dice, []  # a refused call may have drawn: start clean
+        try:
+            result = engine_call(*args, recorder)
+        except BaseException:
+            self._rewind(table)
+            raise
         calls = recorder.take()
         return result, dumps(calls) if calls else None
 
+    @staticmethod
+    def _rewind(table: Table) -> None:
+        """Fair dice back to the draws committed (the operation under way is not going to be)."""
+        fair = table.fair
+        if fair is not None:
+            fair.nonce = table.draws
+
     async def _forfeit(self, table: Table, seat: int, why: str) -> None:
-        (state, events), dice = self._draw(table.engine.forfeit, table.state, seat)
+        (state, events), dice = self._draw(table, table.engine.forfeit, table.state, seat)
         await self._commit(table, state, forfeit_events(events, why), [(seat, f"forfeit:{why}", None, dice)])
 
     async def _commit(
@@ -590,6 +705,7 @@ class TableService:
         outcome = engine.outcome(state)
         if outcome is not None:
             status = "finished"
+            events = [*events, *self._reveal(table)]  # the seed goes public with the end (and into the log)
         version = table.version + len(entries)
         public = [(e.kind, e.data) for e in events if e.public]
         moved = {  # a player's own moves; a timeout or forfeit is the service's doing (see start())
@@ -607,6 +723,10 @@ class TableService:
             changed or version - table.snapshot_version >= SNAPSHOT_EVERY or any(e.kind in ROUND_ENDS for e in events)
         )
         if snapshot:
+            fields: dict[str, Any] = {}
+            fair = table.fair
+            if fair is not None and table.status == "lobby":  # the start: the client seed is fixed with it
+                fields["fair"] = self._fair_json(fair, started=True)
             statements.append(
                 repo.update_game(
                     table.id,
@@ -615,13 +735,20 @@ class TableService:
                     state=engine.dumps(state),
                     version=version,
                     meta=table.meta(public, moved),
+                    **fields,
                 )
             )
         if changed:  # a running game's deadline is its last action's; the deadlines row is the lobby's (or gone)
             statements.append(repo.set_deadline(table.id, due, version))
         if outcome is not None:
             statements += self._result_statements(table, outcome, now)
-        await self.store.write(statements)  # committed: from here on nothing is lost
+        try:
+            await self.store.write(statements)  # committed: from here on nothing is lost
+        except BaseException:
+            self._rewind(table)
+            raise
+        if (fair := table.fair) is not None:
+            table.draws = fair.nonce
         table.state, table.version, table.status, table.deadline = state, version, status, due
         if snapshot:
             table.snapshot_version = version

@@ -10,17 +10,20 @@ after a short pause so a person can follow; the person's turns are :class:`~bot.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from bot.games import Action, InvalidOptions, available_games, get_engine
-from bot.games.dice import DiceSource, SecureDice, SeededDice
+from bot.games.dice import DiceSource
+from bot.games.fair import FairDice
 from bot.i18n import DEFAULT, SURFACE, normalise, t
 from bot.render import error_text, option_error_text, seat_names
 from bot.simulate import Chooser, check_level, computer_move, default_chooser
 from bot.store import Store
 from bot.tables import Seat, Table, TableError, TableService
+from bot.tables.service import DiceFactory
 from bot.terminal.console import InputFn, OutputFn, reader, writer
 from bot.terminal.presenter import TerminalPresenter
 from bot.terminal.prompt import Prompt, Quit
@@ -38,7 +41,7 @@ class TerminalGame:
         players: int,
         levels: Sequence[str],
         options: dict[str, Any],
-        dice: DiceSource,
+        dice: DiceSource | DiceFactory,
         rng: random.Random,
         *,
         read: InputFn,
@@ -108,6 +111,7 @@ class TerminalGame:
         assert self.service is not None
         human = Seat(HUMAN_ID, self.name)
         self.table = await self.service.create(GUILD, CHANNEL, human, self.game, self.options, locale=self.locale)
+        fair = self.table.fair
         self.say(
             self.text(
                 "terminal.intro",
@@ -121,6 +125,8 @@ class TerminalGame:
         if changed:
             self.say(self.text("terminal.options", options=", ".join(f"{k}={v}" for k, v in changed.items())))
         self.say(self.text("terminal.instructions"))
+        if fair is not None:  # public before the game starts; the seed is printed when it ends
+            self.say(t("fair.terminal_commitment", self.locale, commitment=fair.commitment))
         for i, level in enumerate(self.levels):
             name = computer_name(level, i, self.levels, self.locale)
             await self.service.add_computer(CHANNEL, HUMAN_ID, level, name)
@@ -200,6 +206,13 @@ class TerminalGame:
 
 # --------------------------------------------------------------------------------------------
 # Entry points
+
+
+def seeded_fair_dice(seed: int | str) -> DiceFactory:
+    """Fair dice whose server seed is SHA-256 of ``{seed}:dice``: reproducible with ``--seed``, and still one
+    documented stream that ``dicetavern verify`` can check (the seed is no secret to whoever chose it)."""
+    server_seed = hashlib.sha256(f"{seed}:dice".encode()).digest()
+    return lambda: FairDice(server_seed, "")
 
 
 def computer_name(level: str, index: int, levels: Sequence[str] = (), locale: str = DEFAULT) -> str:
@@ -312,7 +325,7 @@ async def play(
             chooser = default_chooser(game, locale)
         except RuntimeError as problem:
             return error(problem)
-    dice: DiceSource = SecureDice() if seed is None else SeededDice(f"{seed}:dice")
+    dice = FairDice.new if seed is None else seeded_fair_dice(seed)
     rng = random.Random() if seed is None else random.Random(f"{seed}:ai")
     session = TerminalGame(
         game,

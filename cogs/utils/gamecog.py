@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from bot.tables import TableService
 
 
-def seat_for(user: discord.abc.User) -> Seat:
-    return Seat(user.id, getattr(user, "display_name", None) or user.name)
+def seat_for(user: discord.abc.User, entropy: str | None = None) -> Seat:
+    """``entropy``: the player's part of the fair dice's client seed (their ``seed:`` text, or the interaction id)."""
+    return Seat(user.id, getattr(user, "display_name", None) or user.name, entropy=entropy)
 
 
 MENTION = re.compile(r"<@!?(\d+)>|(-?\d+)")
@@ -85,7 +86,7 @@ class GameCog(AnswersErrors, commands.GroupCog):
         table = await self.tables.create(
             interaction.guild_id,
             interaction.channel_id,
-            seat_for(interaction.user),
+            seat_for(interaction.user, str(interaction.id)),  # the host's entropy: the opening command's id
             self.game,
             options,
             locale=normalise(interaction.guild_locale),
@@ -100,8 +101,10 @@ class GameCog(AnswersErrors, commands.GroupCog):
                 await presenter.set_message(table, response.message_id)
 
     @app_commands.command(name="join", description=t("cmd.join"))
-    async def join(self, interaction: discord.Interaction) -> None:
-        await self.lobby(interaction, "join")
+    @app_commands.describe(seed=t("cmd.join_seed"))
+    async def join(self, interaction: discord.Interaction, seed: app_commands.Range[str, 1, 100] | None = None) -> None:
+        table = self._table_here(interaction)
+        await self.bot.table_ui.lobby_action(interaction, table.channel_id, "join", entropy=seed)
 
     @app_commands.command(name="leave", description=t("cmd.leave"))
     async def leave(self, interaction: discord.Interaction) -> None:

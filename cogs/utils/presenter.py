@@ -45,6 +45,8 @@ def table_embed(table: Table, locale: str) -> discord.Embed:
         embed.add_field(name=t("table.log", locale), value="\n".join(text.log)[-1024:], inline=False)
     if table.status == "cancelled":
         embed.add_field(name="\u200b", value=t(f"table.closed_{_close_reason(table)}", locale), inline=False)
+    if text.fair:  # the commitment from the lobby on; the seed only once the game is over
+        embed.add_field(name=t("fair.field", locale), value="\n".join(text.fair)[:1024], inline=False)
     embed.set_footer(text=text.footer)
     return embed
 
@@ -64,7 +66,11 @@ def final_text(table: Table, outcome: Outcome, locale: str) -> str:
             who = names[seat] if table.seats[seat].is_bot else f"<@{table.seats[seat].id}>"
             results.append(t(f"table.final_{outcome.result(seat)}", locale, who=who))
     game = t(f"game.{table.game}", locale)
-    return t("table.final", locale, game=game, id=table.id, results=" · ".join(results), link=table_link(table))
+    text = t("table.final", locale, game=game, id=table.id, results=" · ".join(results), link=table_link(table))
+    fair = table.fair
+    if fair is not None and table.status == "finished":  # the seed, revealed in the channel with the result
+        text += "\n" + t("fair.final", locale, seed=fair.reveal(), id=table.id)
+    return text
 
 
 def _close_reason(table: Table) -> str:
