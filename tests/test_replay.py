@@ -21,7 +21,6 @@ from bot.verify import verify_export
 
 GUILD, OTHER = 1, 2
 ALICE, BOB, CAROL = Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")
-SEED = bytes(range(32))
 
 
 @pytest.fixture
@@ -51,22 +50,13 @@ async def play_to_the_end(service, channel, game, players, options=None, guild=G
     return table
 
 
-async def fair_record(store, table_id, dice: FairDice) -> None:
-    """games.fair as the fair-dice service writes it, unless it already did (then its own record is the one read)."""
-    row = await store.fetch_one("SELECT fair FROM games WHERE id = ?", (table_id,))
-    if row["fair"] is None:
-        fair = {"commitment": dice.commitment, "client_seed": dice.client_seed, "seed": dice.reveal()}
-        await store.write([("UPDATE games SET fair = ? WHERE id = ?", (json.dumps(fair), table_id))])
-
-
 async def test_a_fair_pig_game_replays_to_its_final_state_and_its_export_verifies(store):
-    dice = FairDice(SEED, "alice|bob")
-    service = await service_with(store, dice)
+    service = await service_with(store, FairDice.new)  # each table its own fair dice, persisted in games.fair
     table = await play_to_the_end(service, 1, "pig", [ALICE, BOB], {"target": 20})
-    await fair_record(store, table.id, dice)
 
     record = await history.game_record(store, table.id)
     assert record is not None and record.over and record.moves[0].action == "start"
+    assert record.fair is not None and {"commitment", "client_seed", "seed"} <= set(record.fair)
     steps = replay(record.game, len(record.seats), record.options, record.moves)
     assert steps.failed is None and len(steps.steps) == len(record.moves)
     engine = get_engine("pig")
@@ -129,14 +119,18 @@ async def test_a_game_without_a_fair_record_exports_without_seeds_and_says_it_ca
 
 
 async def test_the_seed_of_a_game_that_is_not_over_never_leaves_the_store(store):
-    service = await service_with(store, SeededDice(1))
+    service = await service_with(store, FairDice.new)
     table = await service.create(GUILD, 1, ALICE, "pig", {})
-    fair = {"commitment": "ab" * 32, "client_seed": None, "seed": "cd" * 32}
-    await store.write([("UPDATE games SET fair = ? WHERE id = ?", (json.dumps(fair), table.id))])
+    await service.join(1, BOB)
+    await service.start_game(1, ALICE.id)
+    stored = json.loads((await store.fetch_one("SELECT fair FROM games WHERE id = ?", (table.id,)))["fair"])
     record = await history.game_record(store, table.id)
-    assert record.fair == {"commitment": "ab" * 32, "client_seed": None}
+    assert record.fair == {"commitment": stored["commitment"], "client_seed": stored["client_seed"]}
     await service.cancel(1, ALICE.id)
-    assert (await history.game_record(store, table.id)).fair["seed"] == "cd" * 32  # over: revealed
+    cancelled = await history.game_record(store, table.id)
+    assert cancelled.fair["seed"] == stored["seed"]  # over: revealed
+    export = export_of(cancelled)  # a game cancelled after its start: no result, and its dice still verify
+    assert export["result"] is None and verify_export(export) is None
 
 
 async def test_history_lists_finished_games_newest_first_filtered_and_paged(store):

@@ -10,8 +10,6 @@ from bot.verify import verify_export
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeMessage
 
-SEED = bytes(range(32))
-
 
 def button(message: FakeMessage, way: str) -> str:
     """The replay button that goes ``way`` (f, p, n, l): ``rp:<game>:<step>:<way>``."""
@@ -37,21 +35,19 @@ async def play_pig_to_the_end(world: World, bot) -> int:
     return table.id
 
 
-async def fair_record(bot, game_id: int, dice: FairDice) -> str:
-    """The game's games.fair, written as the fair-dice service writes it if the service did not; its seed."""
+async def revealed_seed(bot, game_id: int) -> str:
+    """The seed the service kept in games.fair for a game that is over (its fair dice, drawn as the lobby opened)."""
     row = await bot.store.fetch_one("SELECT fair FROM games WHERE id = ?", (game_id,))
-    if row["fair"] is None:  # the service was given plain dice: one stream, this game's alone
-        fair = {"commitment": dice.commitment, "client_seed": dice.client_seed, "seed": dice.reveal()}
-        await bot.store.write([("UPDATE games SET fair = ? WHERE id = ?", (json.dumps(fair), game_id))])
-        return dice.reveal()
-    return json.loads(row["fair"])["seed"]
+    assert row["fair"] is not None, "the fair-dice service persisted no commitment and seed"
+    fair = json.loads(row["fair"])
+    assert fair["client_seed"] is not None and FairDice.from_hex(fair["seed"], "").commitment == fair["commitment"]
+    return fair["seed"]
 
 
 async def test_history_replay_export_and_verify_of_a_finished_game_and_the_buttons_survive_a_restart(world: World):
-    dice = FairDice(SEED, "alice|bob")
-    async with world.bot(dice) as bot:
+    async with world.bot(FairDice.new) as bot:  # the real path: each table its own fair dice, persisted
         game_id = await play_pig_to_the_end(world, bot)
-        seed = await fair_record(bot, game_id, dice)
+        seed = await revealed_seed(bot, game_id)
         moves = len(await repo.actions(bot.store, game_id)) - 1  # the start is not a move
 
         listed = await world.slash(world.carol, "history")
@@ -88,7 +84,7 @@ async def test_history_replay_export_and_verify_of_a_finished_game_and_the_butto
         verified = await world.slash(world.bob, "game", "verify", game=game_id)
         assert not verified.ephemeral and "✓" in verified.text and f"#{game_id}" in verified.text
 
-    async with world.bot(dice):  # a new process: the replay's buttons still answer
+    async with world.bot(FairDice.new):  # a new process: the replay's buttons still answer
         await (await world.fake.click(world.carol, replayed, button(replayed, "n"))).response()
         assert f"move 1 of {moves}" in replayed.text
         await (await world.fake.click(world.carol, replayed, button(replayed, "l"))).response()
@@ -97,10 +93,9 @@ async def test_history_replay_export_and_verify_of_a_finished_game_and_the_butto
 
 
 async def test_a_changed_die_fails_verify_at_its_draw(world: World):
-    dice = FairDice(SEED, "alice|bob")
-    async with world.bot(dice) as bot:
+    async with world.bot(FairDice.new) as bot:
         game_id = await play_pig_to_the_end(world, bot)
-        await fair_record(bot, game_id, dice)
+        await revealed_seed(bot, game_id)
         row = await bot.store.fetch_one(
             "SELECT seq, dice FROM actions WHERE game_id = ? AND action = 'roll' ORDER BY seq LIMIT 1", (game_id,)
         )
@@ -116,7 +111,7 @@ async def test_a_changed_die_fails_verify_at_its_draw(world: World):
 async def test_running_lobby_unknown_and_other_servers_games_are_refused_without_the_seed(world: World):
     elsewhere = world.fake.add_guild("Elsewhere", channels=["dice"])
     dave = world.fake.add_user("dave", guild=elsewhere)
-    async with world.bot(FairDice(SEED, "alice|bob")) as bot:
+    async with world.bot(FairDice.new) as bot:
         other = await (await world.fake.slash(dave, elsewhere.channel("dice"), "pig", "new")).response()
         assert not other.ephemeral
         other_id = bot.tables.table(elsewhere.channel("dice").id).id
@@ -145,8 +140,9 @@ async def test_running_lobby_unknown_and_other_servers_games_are_refused_without
         reply = await world.fake.slash(dave, elsewhere.channel("dice"), "game", "replay", options={"game": other_id})
         assert "still in its lobby" in (await reply.response()).text
 
-        fair = await bot.store.fetch_one("SELECT fair FROM games WHERE id = ?", (running.id,))
-        secrets = [SEED.hex()] + ([json.loads(fair["fair"])["seed"]] if fair["fair"] else [])
+        rows = await bot.store.fetch_all("SELECT fair FROM games WHERE id IN (?, ?)", (running.id, other_id))
+        secrets = [json.loads(row["fair"])["seed"] for row in rows]  # the two games not over
+        assert len(secrets) == 2
         versions = [v for m in world.fake.messages.values() for v in m.history]
         seen = json.dumps([(v.content, v.embeds, v.components) for v in versions])
         assert not any(secret in seen for secret in secrets)
