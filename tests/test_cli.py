@@ -262,3 +262,48 @@ def test_health_command_uses_the_database_path(env, tmp_path, capsys):
     os.utime(beat, (time.time() - 120, time.time() - 120))
     assert cli.main(["health"]) == 1
     assert cli.main(["health", "--max-age", "300"]) == 0
+
+
+async def _fair_export(path: Path) -> dict:
+    """A Pig game played to the end on the default (fair) dice, read back from the database and exported."""
+    import random
+
+    from bot.replay import export_of
+    from bot.store import history
+
+    store = await Store.open(str(path / "fair.sqlite3"))
+    service = TableService(store, run_dispatcher=False, auto_bots=False)
+    await service.start()
+    table = await service.create(1, 10, Seat(100, "Alice", entropy="a"), "pig", {"target": 20})
+    await service.join(10, Seat(200, "Bob", entropy="b"))
+    await service.start_game(10, 100)
+    rng = random.Random(1)
+    while table.running:
+        seat = table.state.current
+        await service.act(10, table.seats[seat].id, rng.choice(table.engine.legal_actions(table.state, seat)))
+    record = await history.game_record(store, table.id)
+    await service.stop()
+    await store.close()
+    assert record is not None
+    return export_of(record)
+
+
+def test_verify_checks_an_exported_game_offline(tmp_path, capsys):
+    import json
+
+    export = asyncio.run(_fair_export(tmp_path))
+    good = tmp_path / "game.json"
+    good.write_text(json.dumps(export), encoding="utf-8")
+    assert cli.main(["verify", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "✓" in out and export["commitment"] in out
+
+    roll = next(m for m in export["moves"] if m["dice"] and m["action"] == "roll")
+    roll["dice"][0][2][0] = roll["dice"][0][2][0] % 6 + 1  # one changed die
+    bad = tmp_path / "changed.json"
+    bad.write_text(json.dumps(export), encoding="utf-8")
+    assert cli.main(["verify", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "✗" in err and f"action {roll['seq']}" in err
+    assert cli.main(["verify", str(tmp_path / "missing.json")]) == 1
+    assert "Traceback" not in capsys.readouterr().err
