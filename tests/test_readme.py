@@ -174,7 +174,7 @@ def test_inline_dicetavern_commands_parse():
     for args in commands:
         cli.build_parser().parse_args(shlex.split(args))  # SystemExit on anything the CLI does not accept
     mentions = re.findall(r"`dicetavern ([^`]*)`", README)  # a subcommand named in the text
-    subcommands = {"run", "sync", "health", "play", "simulate"}
+    subcommands = {"run", "sync", "health", "play", "simulate", "verify"}
     assert mentions and {m.split()[0] for m in mentions} <= subcommands
     assert set(cli.build_parser()._subparsers._group_actions[0].choices) == subcommands
 

@@ -84,6 +84,24 @@ async def test_pig_game_against_a_computer_player_to_the_end():
     assert lines[-2] == result[0]
 
 
+async def test_play_uses_fair_dice_shows_the_commitment_first_and_the_seed_at_the_end():
+    import hashlib
+
+    seed = hashlib.sha256(b"5:dice").hexdigest()  # --seed 5: the server seed is SHA-256 of "5:dice"
+    commitment = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    code, lines = await run("pig", Script(), level="easy", options={"target": "20"}, seed=5)
+    assert code == 0
+    text = "\n".join(lines)
+    first_table = text.index("── 🎲 Pig — in play")
+    assert commitment in text[:first_table]  # public before the first draw
+    revealed = text.index(seed)
+    assert "🔓" in lines[next(i for i, line in enumerate(lines) if seed in line)]
+    assert revealed > text.index("🏆") and seed not in text[:revealed]
+    _, unseeded = await run("pig", Script(), level="easy", options={"target": "20"}, seed=None)
+    assert any(line.startswith("🔒 Fair dice") for line in unseeded)  # a fresh secret seed: FairDice.new
+    assert any(line.startswith("🔓") for line in unseeded)
+
+
 async def test_typed_actions_and_prefixes_are_accepted():
     # "roll" typed out; "ho" is an unambiguous start of "Hold" once holding is legal
     prompts: list[str] = []
