@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,15 +147,19 @@ _INTERACTION_KEY = (
 )
 
 
-async def recent_interactions(store: Store, limit: int) -> dict[int, list[int | str]]:
-    """The interaction ids among the last ``limit`` actions of every open game, newest first, as
-    ``interaction_key`` has them."""
+async def recent_interactions(
+    store: Store, limit: int, game_ids: Collection[int] | None = None
+) -> dict[int, list[int | str]]:
+    """The interaction ids among the last ``limit`` actions of every open game (or of those in ``game_ids``),
+    newest first, as ``interaction_key`` has them. Start-up asks only for games whose snapshot predates
+    ``meta.seen``."""
     # One row per game, its ids in a JSON array built by SQLite and read by orjson: no Python loop per id.
+    only = "" if game_ids is None else " AND g.id IN (SELECT value FROM json_each(?))"
     rows = await store.fetch_all(
         f"SELECT g.id, (SELECT json_group_array(k) FROM (SELECT {_INTERACTION_KEY} AS k FROM actions a"
         f" WHERE a.game_id = g.id AND a.seq > {_LIVE} - ? AND a.interaction_id <> '' ORDER BY a.seq DESC"
-        ")) FROM games g WHERE g.status IN ('lobby', 'running')",
-        (limit,),
+        f")) FROM games g WHERE g.status IN ('lobby', 'running'){only}",
+        (limit,) if game_ids is None else (limit, dumps(sorted(game_ids))),
     )
     return {game_id: ids for game_id, text in rows if (ids := loads(text))}
 

@@ -6,11 +6,11 @@ import asyncio
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.games import Engine, get_engine
 from bot.games.fair import FairDice
-from bot.jsontext import dumps
+from bot.jsontext import dumps, loads
 
 SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
@@ -27,6 +27,18 @@ def interaction_key(interaction_id: str) -> int | str:
     return interaction_id
 
 
+def split_meta(text: str) -> tuple[dict[str, Any], str | None]:
+    """The meta column without its log, and the log's JSON text (None when ``text`` is not as ``Table.meta`` writes
+    it: then the meta is decoded whole, log included). Start-up defers the log (see ``Table.log_deferred``)."""
+    # Table.meta writes {"timeouts":…,"locale":…,"log":[…],"acted":…,…}. A quote inside a JSON string is escaped,
+    # so the first ,"log":[ is the top-level key; the log may hold an "acted" key, the keys after it cannot, so the
+    # last ,"acted": is the one that ends the log.
+    start, end = text.find(',"log":['), text.rfind(',"acted":')
+    if not text.startswith('{"timeouts":') or start < 0 or end < start or text[end - 1] != "]":
+        return loads(text), None
+    return loads(text[:start] + text[end:]), text[start + 7 : end]
+
+
 class TableError(Exception):
     """A refused table operation. ``code`` keys the message catalog (``error.<code>``)."""
 
@@ -36,7 +48,7 @@ class TableError(Exception):
         self.params = params
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     id: int  # a Discord user id; computer players get negative ids
     name: str
@@ -61,7 +73,7 @@ class Seat:
         return seat
 
 
-@dataclass
+@dataclass(slots=True)  # no per-table __dict__: ~10k of them stay in memory
 class Table:
     id: int
     guild_id: int
@@ -76,6 +88,9 @@ class Table:
     message_id: int | None = None
     timeouts: list[int] = field(default_factory=list)  # consecutive timeouts per seat
     log: deque[tuple[str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=LOG_EVENTS))
+    # A restored table's log as JSON text and the entries added since, until something reads ``log`` (a render, a
+    # snapshot): 24 decoded events weigh ~9 KB, their text ~2 KB, and decoding them was 3/4 of a meta's read.
+    log_deferred: tuple[str, list[tuple[str, dict[str, Any]]]] | None = field(default=None, repr=False, compare=False)
     locale: str = "en"
     deadline: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
@@ -105,33 +120,65 @@ class Table:
                 return index
         return None
 
+    if not TYPE_CHECKING:  # (mypy would take any attribute name for one of these)
+
+        def __getattr__(self, name: str) -> Any:
+            """Only for an empty slot: ``log`` while it is deferred (``defer_log``) is decoded on this first read."""
+            deferred = self.log_deferred if name == "log" else None
+            if deferred is None:
+                raise AttributeError(name)
+            self.log_deferred = None
+            log = deque(map(tuple, loads(deferred[0])), maxlen=LOG_EVENTS)
+            log.extend(deferred[1])
+            self.log = log
+            return log
+
+    def defer_log(self, text: str) -> None:
+        """Keep the log (as ``Table.meta`` wrote it) as text until ``log`` is first read."""
+        del self.log
+        self.log_deferred = (text, [])
+
     def add_log(self, entries: list[tuple[str, dict[str, Any]]]) -> None:
-        self.log.extend(entries)
+        deferred = self.log_deferred
+        if deferred is not None and len(deferred[1]) + len(entries) <= LOG_EVENTS:
+            deferred[1].extend(entries)
+        else:
+            self.log.extend(entries)
 
     def meta(self, extra: Sequence[tuple[str, dict[str, Any]]] = (), acted: dict[int, int] | None = None) -> str:
         """The meta column as JSON text; ``extra`` log entries and ``acted`` moves are included as if already made.
 
         Built only for a snapshot of the games row (every few moves, see ``bot.tables.service``), so the log is
         encoded then, in one call, rather than kept encoded beside itself in every table's memory. ``acted`` (the
-        double-click guard) is stored as [[user id, version], ...], so a restart needs no query for it.
+        double-click guard) is stored as [[user id, version], ...], and ``seen`` (the recent interaction ids, oldest
+        first) too, so a restart needs no query for either: it adds the ids of the moves logged since.
         """
         log = list(self.log)
         if extra:
             log = (log + list(extra))[-LOG_EVENTS:]
         moves = {**self.acted, **acted} if acted else self.acted
+        seen = f',"seen":{dumps(list(self.seen))}' if self.seen else ""
         # Fair dice: the stream's nonce at this snapshot, so a restart goes on from it plus the draws logged since.
         fair = self.fair
         draws = "" if fair is None else f',"draws":{fair.nonce}'
         return (
             f'{{"timeouts":{dumps(self.timeouts)},"locale":{dumps(self.locale)},"log":{dumps(log)},'
-            f'"acted":{dumps(list(moves.items()))}{draws}}}'
+            f'"acted":{dumps(list(moves.items()))}{seen}{draws}}}'
         )
 
-    def load_meta(self, meta: dict[str, Any]) -> bool:
-        """Returns whether the meta held ``acted`` (meta written before the action log did not)."""
+    def load_meta(self, meta: dict[str, Any], log_text: str | None = None) -> bool:
+        """Returns whether the meta held ``acted`` (meta written before the action log did not). Its ``seen`` is
+        read too; meta from before it has none (start-up then reads the table's ids from the log). ``log_text``:
+        the log split off by ``split_meta``, kept as text until it is read."""
         self.timeouts = list(meta.get("timeouts", []))
-        self.log.extend([(kind, data) for kind, data in meta.get("log", [])])
+        if log_text is not None:
+            self.defer_log(log_text)
+        else:
+            self.log.extend([(kind, data) for kind, data in meta.get("log", [])])
         self.locale = meta.get("locale", "en")
+        seen = meta.get("seen")
+        if seen:
+            self.seen.extend(seen)
         acted = meta.get("acted")
         if acted is not None:
             self.acted.update((user_id, version) for user_id, version in acted)

@@ -35,7 +35,7 @@ from bot.jsontext import dumps, loads
 from bot.store import Store, repo
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
-from bot.tables.model import SEEN, Seat, Table, TableError, interaction_key
+from bot.tables.model import SEEN, Seat, Table, TableError, interaction_key, split_meta
 from bot.tables.retention import Retention, compact_expired, retention_days
 
 log = logging.getLogger(__name__)
@@ -164,6 +164,7 @@ class TableService:
         rows = await repo.open_games(self.store)
         due: dict[int, tuple[float, int]] = {}
         unguarded: set[int] = set()  # tables whose meta predates ``acted``: their guard comes from the log
+        unseen: set[int] = set()  # tables whose meta predates ``seen``: their interaction ids come from the log
         uncounted: list[Table] = []  # fair tables whose snapshot does not say how many draws were made
         committed: list[Any] = []  # fair dice for lobbies opened before fair dice (their game has not started)
         for row in rows:
@@ -175,6 +176,8 @@ class TableService:
                 uncounted.append(table)
             if not guarded and table.running:
                 unguarded.add(table.id)
+            if table.running and not table.seen:  # (or it has none yet: the log then has none either)
+                unseen.add(table.id)
             if row["due"] is not None:
                 due[table.id] = (row["due"], row["deadline_version"])
         del rows  # the rows' JSON text is parsed: let it go before the next read
@@ -190,6 +193,8 @@ class TableService:
                 last = tails[end - 1]
                 turn_starts[game_id] = last["at"]
                 replay = [r for r in tails[start:end] if r["seq"] > open_table.version]
+                if game_id not in unseen:  # the snapshot's ids, then those of the moves logged since (in seq order)
+                    self._see(open_table, tails[start:end])
                 if (not replay or self._replay(open_table, replay)) and last["due"] is not None:
                     due[game_id] = (last["due"], last["seq"])  # else (a log from before 0004) the deadlines row
             start = end
@@ -208,13 +213,28 @@ class TableService:
             started = turn_starts.get(table.id)
             if started is not None and table.deadline is not None:  # a turn past half time is reminded at once
                 self.deadlines.arm_half(table.id, (started + table.deadline) / 2, table.version)
-        for game_id, interaction_ids in (await repo.recent_interactions(self.store, SEEN)).items():
+        recent = await repo.recent_interactions(self.store, SEEN, unseen) if unseen else {}
+        for game_id, interaction_ids in recent.items():
             if game_id in self.by_id:
                 self.by_id[game_id].seen.extend(reversed(interaction_ids))
         for game_id, seat, seq in await repo.last_moves(self.store, SEEN) if unguarded else []:
             found = self.by_id.get(game_id)  # the double-click guard, as act() left it before the restart
             if found is not None and game_id in unguarded and 0 <= seat < len(found.seats):
                 found.acted[found.seats[seat].id] = max(seq, found.acted.get(found.seats[seat].id, -1))
+
+    @staticmethod
+    def _see(table: Table, rows: list[Any]) -> None:
+        """Add the interaction ids of ``rows`` (from the snapshot's own move on) to those the snapshot holds.
+
+        A snapshot is written before its own move's id joins ``seen`` (``_commit``), so that one is added here,
+        unless the snapshot already has it (one written after the move, as ``_close`` does)."""
+        seen, snapshot = table.seen, table.snapshot_version
+        for row in rows:
+            iid = row["interaction_id"]
+            if iid:
+                key = interaction_key(iid)
+                if row["seq"] > snapshot or key not in seen:
+                    seen.append(key)
 
     def _replay(self, table: Table, rows: list[Any]) -> bool:
         """Apply the logged actions after the snapshot, with their recorded dice, as act/timeout/forfeit did.
@@ -281,8 +301,8 @@ class TableService:
             deadline=row["due"],
             snapshot_version=row["version"],
         )
-        meta = loads(row["meta"])
-        guarded = table.load_meta(meta)
+        meta, log_text = split_meta(row["meta"])  # the log stays text until it is read
+        guarded = table.load_meta(meta, log_text)
         if row["state"]:
             table.state = table.engine.loads(row["state"])
         stored = loads(row["fair"]) if row["fair"] else None

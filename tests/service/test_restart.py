@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from bot.games import get_engine
+from bot.games import Action, InvalidOptions, get_engine
 from bot.games.dice import DiceExhausted, RecordingDice, ReplayDice, ScriptedDice, SeededDice
+from bot.jsontext import loads
 from bot.store import Store
 from bot.store import db as store_db
 from bot.tables import Seat, TableService
@@ -250,3 +251,80 @@ async def test_interaction_ids_are_kept_as_ints_only_when_their_text_is_a_plain_
     assert [type(k) for k in restored] == [type(interaction_key(i)) for i in reversed(ids)]
     assert [type(k) for k in restored].count(int) == 3  # 12, 9223372036854775807, 34; not 007 or 2**63
     await store.close()
+
+
+async def test_interaction_ids_come_from_the_snapshot_and_the_moves_after_it_or_from_the_log_for_an_old_one(tmp_path):
+    """The snapshot's meta holds the recent ids (start-up reads no query for them); a meta written before it did
+    has them read from the log. Both give the ids the table held, in order."""
+    from bot.tables import TableError
+
+    db, clock = tmp_path / "t.sqlite3", Clock()
+    service = await open_service(db, ScriptedDice([3] * 200), clock)
+    await service.create(GUILD, CHANNEL, SEATS[0], "pig", {"target": 500})
+    await service.join(CHANNEL, SEATS[1])
+    table = await service.start_game(CHANNEL, SEATS[0].id)
+    player = table.seats[table.state.current].id
+    for n in range(service_module.SNAPSHOT_EVERY * 2 + 3):  # ids at, before and after a snapshot
+        await service.act(CHANNEL, player, "roll", str(1_250_000_000_000_000_000 + n) if n % 3 else f"i{n}")
+    expected = list(table.seen)
+    await close_service(service)
+
+    service = await open_service(db, ScriptedDice([3] * 10), clock)
+    assert list(service.table(CHANNEL).seen) == expected
+    await close_service(service)
+
+    store = await Store.open(db)
+    await store.write([("UPDATE games SET meta = json_remove(meta, '$.seen')", ())])  # as the code before wrote it
+    await store.close()
+    service = await open_service(db, ScriptedDice([3] * 10), clock)
+    assert list(service.table(CHANNEL).seen) == expected
+    with pytest.raises(TableError) as refused:
+        await service.act(CHANNEL, player, "roll", f"i{service_module.SNAPSHOT_EVERY * 2 + 2}")  # the last move
+    assert refused.value.code == "duplicate"
+    await close_service(service)
+
+
+def test_equal_options_are_built_once_and_only_an_equal_value_of_the_same_type_shares_them():
+    pig = get_engine("pig")
+    assert pig.options({"target": 50}) is pig.options({"target": 50})
+    assert pig.options({"target": "50"}).target == 50
+    with pytest.raises(InvalidOptions):
+        pig.options({"target": 50.5})
+    with pytest.raises(InvalidOptions):
+        pig.options({"target": 50.0})  # equal to a memo's 50, but refused as before
+    assert pig.loads(pig.dumps(pig.new_game(2, pig.options({"target": 70}), SeededDice(1))[0])).options.target == 70
+
+
+async def test_a_restored_log_is_read_when_first_needed_and_moves_before_that_join_it(tmp_path):
+    """The restored log stays JSON text (decoded at its first read); moves made before that are added to it."""
+    from bot.tables.model import split_meta
+
+    async def run(db, restart_at):
+        clock, dice = Clock(), SeededDice(21)
+        service = await open_service(db, dice, clock)
+        await service.create(GUILD, CHANNEL, SEATS[0], "pig", {"target": 500})
+        await service.join(CHANNEL, SEATS[1])
+        await service.start_game(CHANNEL, SEATS[0].id)
+        for n in range(40):
+            if n == restart_at:
+                await close_service(service)
+                service = await open_service(db, dice, clock)
+                assert service.table(CHANNEL).log_deferred is not None
+            table = service.table(CHANNEL)
+            seat = table.engine.to_act(table.state)[0]
+            legal = table.engine.legal_actions(table.state, seat)
+            action = "hold" if n % 5 == 4 and Action.parse("hold") in legal else "roll"
+            await service.act(CHANNEL, table.seats[seat].id, action, f"i{n}")
+        table = service.table(CHANNEL)
+        log, meta = list(table.log), table.meta()
+        await close_service(service)
+        return log, meta
+
+    assert await run(tmp_path / "a.sqlite3", 29) == await run(tmp_path / "b.sqlite3", None)
+    for text in (
+        '{"timeouts":[0],"locale":"en","log":[["x",{"acted":1,"log":[2]}]],"acted":[[1,2]],"seen":["a"]}',
+        '{"timeouts":[],"log":[],"locale":"en"}',
+        '{"timeouts":[1],"locale":"en","log":[],"acted":[]}',
+    ):
+        meta, log = split_meta(text)
+        assert ({**meta, "log": loads(log)} if log is not None else meta) == loads(text)
