@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,9 @@ from bot.jsontext import dumps, loads
 
 SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
+# What replaying the moves after a snapshot changes (``Table.defer_replay``), besides the log and the version: the
+# dice too, as the fair stream's nonce moves on past the replayed draws.
+REPLAYED = ("state", "timeouts", "acted", "draws", "fair", "dice")
 
 
 def interaction_key(interaction_id: str) -> int | str:
@@ -91,6 +94,10 @@ class Table:
     # A restored table's log as JSON text and the entries added since, until something reads ``log`` (a render, a
     # snapshot): 24 decoded events weigh ~9 KB, their text ~2 KB, and decoding them was 3/4 of a meta's read.
     log_deferred: tuple[str, list[tuple[str, dict[str, Any]]]] | None = field(default=None, repr=False, compare=False)
+    # A restored table's snapshot values of REPLAYED and what replays the moves after it, until one is read.
+    replay_deferred: tuple[tuple[Any, ...], Callable[[Table], None]] | None = field(
+        default=None, repr=False, compare=False
+    )
     locale: str = "en"
     deadline: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
@@ -123,7 +130,15 @@ class Table:
     if not TYPE_CHECKING:  # (mypy would take any attribute name for one of these)
 
         def __getattr__(self, name: str) -> Any:
-            """Only for an empty slot: ``log`` while it is deferred (``defer_log``) is decoded on this first read."""
+            """Only for an empty slot: ``log`` while it is deferred (``defer_log``) is decoded on this first read,
+            and the fields a deferred replay sets (``defer_replay``) are brought up to date on the first read of any."""
+            if name in REPLAYED and self.replay_deferred is not None:
+                snapshot, finish = self.replay_deferred
+                self.replay_deferred = None
+                for field_name, value in zip(REPLAYED, snapshot, strict=True):
+                    setattr(self, field_name, value)
+                finish(self)  # may raise (a log that does not replay): the table is then closed
+                return getattr(self, name)
             deferred = self.log_deferred if name == "log" else None
             if deferred is None:
                 raise AttributeError(name)
@@ -132,6 +147,15 @@ class Table:
             log.extend(deferred[1])
             self.log = log
             return log
+
+    def defer_replay(self, finish: Callable[[Table], None]) -> None:
+        """Leave the snapshot's ``REPLAYED`` fields aside until one is first read: ``finish(self)`` then replays the
+        moves logged since onto them. Every use of a table reads one of them first (a move, a view, a render, a
+        timeout, a snapshot all read ``state`` or ``timeouts``; the dice draw only inside such a move)."""
+        snapshot = tuple(getattr(self, field_name) for field_name in REPLAYED)
+        for field_name in REPLAYED:
+            delattr(self, field_name)
+        self.replay_deferred = (snapshot, finish)
 
     def defer_log(self, text: str) -> None:
         """Keep the log (as ``Table.meta`` wrote it) as text until ``log`` is first read."""

@@ -14,7 +14,9 @@ Persistence is an append-only action log with snapshots (issue 12):
   ``games.version`` is the snapshot's version; the live version is the last action's seq.
 * ``start()`` restores each running table from its snapshot plus the actions after it, replayed through the
   engine with the recorded dice (``ReplayDice``: replay never draws) and the same bookkeeping ``act``,
-  ``timeout`` and ``forfeit`` do, so state, log, timeout counters and deadline come back exactly. Rows from
+  ``timeout`` and ``forfeit`` do, so state, log, timeout counters and deadline come back exactly. The replay (and
+  the log's decoding) waits for the table's first use (``Table.defer_replay``): start-up reads what it must to
+  serve (ids, channel, status, version, deadline, seats); a table that turns out not to replay closes then. Rows from
   before the log (no dice) all lie at or before their snapshot: the game row was written every move then.
 """
 
@@ -26,6 +28,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, Protocol, TypeVar, cast
 
 from bot.games import Action, Event, InvalidOptions, get_engine
@@ -157,7 +160,8 @@ class TableService:
             self.deadlines.start()
             self.retention.start()  # its first pass runs now, beside the start-up, not before it
         for table in self.by_id.values():
-            self.computers.schedule(table)
+            if any(seat.is_bot for seat in table.seats):  # (only these could move now: the others stay unreplayed)
+                self.computers.schedule(table)
         return list(self.by_id.values())
 
     async def _restore(self) -> None:
@@ -195,7 +199,13 @@ class TableService:
                 replay = [r for r in tails[start:end] if r["seq"] > open_table.version]
                 if game_id not in unseen:  # the snapshot's ids, then those of the moves logged since (in seq order)
                     self._see(open_table, tails[start:end])
-                if (not replay or self._replay(open_table, replay)) and last["due"] is not None:
+                opened = True
+                if replay and game_id not in unguarded and open_table.draws >= 0:  # replayed when first used
+                    open_table.version = replay[-1]["seq"]
+                    open_table.defer_replay(partial(self._finish_replay, replay))
+                elif replay:
+                    opened = self._replay(open_table, replay)
+                if opened and last["due"] is not None:
                     due[game_id] = (last["due"], last["seq"])  # else (a log from before 0004) the deadlines row
             start = end
         del tails
@@ -235,6 +245,13 @@ class TableService:
                 key = interaction_key(iid)
                 if row["seq"] > snapshot or key not in seen:
                     seen.append(key)
+
+    def _finish_replay(self, rows: list[Any], table: Table) -> None:
+        """A deferred replay, at the table's first use after start-up (``Table.defer_replay``)."""
+        if not self._replay(table, rows):
+            table.status = "cancelled"  # in memory only, as if never opened: what holds it refuses, nothing is written
+            table.deadline = None
+            raise TableError("no_table")
 
     def _replay(self, table: Table, rows: list[Any]) -> bool:
         """Apply the logged actions after the snapshot, with their recorded dice, as act/timeout/forfeit did.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -328,3 +329,103 @@ async def test_a_restored_log_is_read_when_first_needed_and_moves_before_that_jo
     ):
         meta, log = split_meta(text)
         assert ({**meta, "log": loads(log)} if log is not None else meta) == loads(text)
+
+
+async def _restarted(db, dice, clock, force):
+    """Reopen; ``force`` reads the state first (an eager restore), else the table's first use does the replay."""
+    service = await open_service(db, dice, clock)
+    table = service.table(CHANNEL)
+    assert table.replay_deferred is not None  # (the moves after the snapshot are not replayed yet)
+    if force:
+        assert table.state is not None and table.replay_deferred is None
+    return service
+
+
+@pytest.mark.parametrize("first_use", ["act", "view", "deadline", "cancel", "status"])
+async def test_a_table_replayed_at_its_first_use_is_the_table_an_eager_restore_gives(tmp_path, first_use):
+    """Start-up defers each table's replay to its first use: whichever use comes first, what follows is the same."""
+    from bot.tables import TableError
+
+    async def run(db, force):
+        clock, dice = Clock(), SeededDice(31)
+        service = await open_service(db, dice, clock)
+        await service.create(GUILD, CHANNEL, SEATS[0], "liar", {})
+        await service.join(CHANNEL, SEATS[1])
+        table = await service.start_game(CHANNEL, SEATS[0].id)
+        for n in range(service_module.SNAPSHOT_EVERY + 3):  # a snapshot, then moves to replay
+            clock.now += 1
+            seat = table.engine.to_act(table.state)[0]
+            await service.act(CHANNEL, table.seats[seat].id, table.engine.legal_actions(table.state, seat)[0], f"i{n}")
+        await close_service(service)
+        service = await _restarted(db, dice, clock, force)
+        table = service.table(CHANNEL)
+        seen: object = None
+        if first_use == "act":
+            with pytest.raises(TableError):  # a repeated interaction: refused, after the replay
+                await service.act(CHANNEL, SEATS[0].id, "x", "i3")
+            seat = table.engine.to_act(table.state)[0]
+            await service.act(CHANNEL, table.seats[seat].id, table.engine.legal_actions(table.state, seat)[0], "new")
+        elif first_use == "view":
+            seen = service.view(CHANNEL, SEATS[1].id)[1]
+        elif first_use == "deadline":
+            clock.now = table.deadline + 1
+            assert await service.run_due() == 1
+        elif first_use == "cancel":
+            await service.cancel(CHANNEL, SEATS[0].id)
+            seen = tuple(await service.store.fetch_one("SELECT state, version, meta, status FROM games"))
+        else:
+            seen = (table.status, table.version, table.deadline, table.running)
+        result = (seen, picture(service), table.engine.dumps(table.state))
+        await close_service(service)
+        return result
+
+    assert await run(tmp_path / "lazy.sqlite3", False) == await run(tmp_path / "eager.sqlite3", True)
+
+
+async def test_a_computer_player_whose_turn_it_is_moves_after_a_restart(tmp_path):
+    clock, dice = Clock(), SeededDice(2)
+    service = await open_service(tmp_path / "t.sqlite3", dice, clock)
+    service.computers.enabled = False  # the first run moves nobody by itself
+    await service.create(GUILD, CHANNEL, SEATS[0], "pig", {"target": 500})
+    await service.add_computer(CHANNEL, SEATS[0].id, "easy", "Robo")
+    table = await service.start_game(CHANNEL, SEATS[0].id)
+    while 1 not in table.engine.to_act(table.state):  # the person plays until it is the computer's turn
+        await service.act(CHANNEL, SEATS[0].id, "roll")  # (until a one passes the turn)
+    version = table.version
+    await close_service(service)
+
+    store = await Store.open(tmp_path / "t.sqlite3")
+    service = TableService(store, dice, clock=clock, run_dispatcher=False, bot_delay=(0, 0))
+    await service.start()
+    for _ in range(50):
+        if service.by_channel[CHANNEL].version > version:
+            break
+        await asyncio.sleep(0.01)
+    assert service.by_channel[CHANNEL].version > version  # it moved
+    await close_service(service)
+
+
+async def test_a_table_whose_log_does_not_replay_closes_at_its_first_use(tmp_path):
+    from bot.tables import TableError
+
+    db, clock, dice = tmp_path / "t.sqlite3", Clock(), ScriptedDice([3] * 50)
+    service = await open_service(db, dice, clock)
+    await service.create(GUILD, CHANNEL, SEATS[0], "pig", {"target": 500})
+    await service.join(CHANNEL, SEATS[1])
+    table = await service.start_game(CHANNEL, SEATS[0].id)
+    player = table.seats[table.state.current].id
+    for _ in range(3):
+        await service.act(CHANNEL, player, "roll")
+    await close_service(service)
+    store = await Store.open(db)
+    await store.write([("UPDATE actions SET dice = '[[\"r\",6,[3,3]]]' WHERE seq = 3", ())])  # not what it drew
+    await store.close()
+    service = await open_service(db, dice, clock)
+    with pytest.raises(TableError) as refused:
+        await service.act(CHANNEL, player, "roll")
+    assert refused.value.code == "no_table" and CHANNEL not in service.by_channel
+    with pytest.raises(TableError):
+        await service.act(CHANNEL, player, "roll")
+    row = await service.store.fetch_one("SELECT status, version FROM games")
+    assert tuple(row) == ("running", 1)  # nothing written
+    await close_service(service)
