@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bot.games import get_engine
+from bot.games import available_games, get_engine
 from bot.games.dice import SeededDice
 from bot.games.fair import FairDice
 from bot.i18n import t
@@ -169,3 +169,20 @@ def test_a_record_that_stops_replaying_keeps_the_steps_before_it():
     steps = replay("pig", 2, {}, moves)
     assert steps.failed == 3 and len(steps.steps) == 2
     assert replay("pig", 2, {}, [Move(1, 0, "roll", None, None)]).failed == 1  # a move before the start
+
+
+@pytest.mark.parametrize("game", available_games())
+async def test_every_game_replays_and_every_page_renders(store, game):
+    service = await service_with(store, FairDice.new)
+    engine = get_engine(game)
+    fewest, _ = engine.player_range(engine.options({}))
+    players = [ALICE, BOB, CAROL][: max(fewest, 3)]
+    table = await play_to_the_end(service, 1, game, players, {"target": 20} if game == "pig" else {}, seed=8)
+    record = await history.game_record(store, table.id)
+    steps = replay(game, len(players), record.options, record.moves)
+    assert steps.failed is None and engine.dumps(steps.steps[-1].state) == engine.dumps(table.state)
+    pages = [replay_page(record, steps, i, "en") for i in range(len(steps.steps))]
+    assert all(page.body and page.footer for page in pages)
+    if not engine.open_information:  # a game with secrets shows them in its replay
+        assert any(page.hidden for page in pages)
+    assert verify_export(export_of(record)) is None
