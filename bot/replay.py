@@ -1,9 +1,8 @@
 """A logged game, move by move: the state after each move, replayed through the engine with the recorded dice.
 
 Pure: the dice come from the record (``ReplayDice``), no dice source is ever asked, nothing is read or written.
-Replaying does what the table service did (``TableService._replay``): ``start`` is ``new_game``, ``timeout`` and
-``forfeit:<why>`` are the engine's own, anything else is a move as the game encodes it. Engines never edit an
-earlier state, so every step's state can be kept.
+Replaying reads each entry as the table service logged it (``bot.games.logged.apply_logged``) and tags forfeits
+with their reason as the service did. Engines never edit an earlier state, so every step's state can be kept.
 """
 
 from __future__ import annotations
@@ -12,13 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games import Action, Event, get_engine
+from bot.games import Event, get_engine
 from bot.games.dice import ReplayDice
+from bot.games.logged import FORFEIT, apply_logged
 from bot.store.history import GameRecord, Move
 from bot.tables.deadlines import forfeit_events
 from bot.verify import build_export
-
-START, TIMEOUT, FORFEIT = "start", "timeout", "forfeit:"
 
 
 @dataclass(frozen=True)
@@ -47,19 +45,9 @@ def replay(game: str, players: int, options: dict[str, Any], moves: Sequence[Mov
     for move in moves:
         dice = ReplayDice(move.dice or ())
         try:
-            if move.action == START:
-                if state is not None:
-                    raise ValueError("a second start")
-                state, events = engine.new_game(players, engine.options(options), dice)
-            elif state is None or move.seat is None:
-                raise ValueError("a move before the start, or without a seat")
-            elif move.action == TIMEOUT:
-                state, events = engine.timeout(state, move.seat, dice)
-            elif move.action.startswith(FORFEIT):
-                state, events = engine.forfeit(state, move.seat, dice)
+            state, events = apply_logged(engine, state, move.seat, move.action, dice, players, options)
+            if move.action.startswith(FORFEIT):
                 events = forfeit_events(events, move.action.partition(":")[2])
-            else:
-                state, events = engine.apply(state, move.seat, Action.parse(move.action), dice)
             if not dice.exhausted:
                 raise ValueError("recorded dice the move did not use")
         except Exception:  # any failure of a stored record is reported, never raised at the player

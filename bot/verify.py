@@ -17,14 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games import Action, IllegalMove, InvalidOptions, get_engine
+from bot.games import IllegalMove, InvalidOptions, get_engine
 from bot.games.base import Outcome
 from bot.games.fair import FairDice, commitment_of, draw_below
+from bot.games.logged import START, LogOrderError, apply_logged
 from bot.i18n import t
 
 FORMAT = "dicetavern-game"
 VERSION = 1
-START, TIMEOUT, FORFEIT = "start", "timeout", "forfeit:"
 UNFAIR = ("commitment", "server_seed", "client_seed")  # all null in the export of a game played before fair dice
 
 Calls = list[list[Any]]
@@ -213,21 +213,12 @@ def verify_replay(export: dict[str, Any]) -> Mismatch | None:
     for move in export["moves"]:
         seq, seat, text = move["seq"], move["seat"], move["action"]
         dice = CheckedDice(fair, seq, move["dice"])
+        if text != START and state is not None and (not _is_int(seat) or not 0 <= seat < len(export["players"])):
+            return Mismatch("no_seat", {"seq": seq, "action": text, "seat": seat})
         try:
-            if text == START:
-                if state is not None:
-                    return Mismatch("second_start", {"seq": seq})
-                state, _ = engine.new_game(len(export["players"]), engine.options(export["options"]), dice)
-            elif state is None:
-                return Mismatch("before_start", {"seq": seq, "action": text})
-            elif not _is_int(seat) or not 0 <= seat < len(export["players"]):
-                return Mismatch("no_seat", {"seq": seq, "action": text, "seat": seat})
-            elif text == TIMEOUT:
-                state, _ = engine.timeout(state, seat, dice)
-            elif text.startswith(FORFEIT):
-                state, _ = engine.forfeit(state, seat, dice)
-            else:
-                state, _ = engine.apply(state, seat, Action.parse(text), dice)
+            state, _ = apply_logged(engine, state, seat, text, dice, len(export["players"]), export["options"])
+        except LogOrderError as error:
+            return Mismatch(error.code, {"seq": seq} if error.code == "second_start" else {"seq": seq, "action": text})
         except _Replay as replay:
             return replay.mismatch
         except IllegalMove as refusal:
