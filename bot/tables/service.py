@@ -171,9 +171,12 @@ class TableService:
         unseen: set[int] = set()  # tables whose meta predates ``seen``: their interaction ids come from the log
         uncounted: list[Table] = []  # fair tables whose snapshot does not say how many draws were made
         committed: list[Any] = []  # fair dice for lobbies opened before fair dice (their game has not started)
+        states: dict[int, str] = {}  # running tables' snapshot states, decoded as their replay runs (see below)
         for row in rows:
-            table, guarded = self._table_from_row(row)
+            table, guarded = self._table_from_row(row, decode_state=False)
             self._index(table)
+            if row["state"]:
+                states[table.id] = row["state"]
             if row["fair"] is None and (fair := table.fair) is not None:  # a lobby given fair dice just now
                 committed.append(repo.update_game(table.id, row["updated_at"], fair=self._fair_json(fair)))
             elif table.fair is not None and table.running and table.draws < 0:
@@ -199,16 +202,21 @@ class TableService:
                 replay = [r for r in tails[start:end] if r["seq"] > open_table.version]
                 if game_id not in unseen:  # the snapshot's ids, then those of the moves logged since (in seq order)
                     self._see(open_table, tails[start:end])
-                opened = True
-                if replay and game_id not in unguarded and open_table.draws >= 0:  # replayed when first used
-                    open_table.version = replay[-1]["seq"]
-                    open_table.defer_replay(partial(self._finish_replay, replay))
-                elif replay:
-                    opened = self._replay(open_table, replay)
+                opened, state = True, states.pop(game_id, None)
+                if game_id not in unguarded and game_id not in unseen and open_table.draws >= 0:  # at first use
+                    open_table.version = replay[-1]["seq"] if replay else open_table.version
+                    open_table.defer_replay(partial(self._finish_replay, state, replay))
+                else:
+                    if state:
+                        open_table.state = open_table.engine.loads(state)
+                    if replay:
+                        opened = self._replay(open_table, replay)
                 if opened and last["due"] is not None:
                     due[game_id] = (last["due"], last["seq"])  # else (a log from before 0004) the deadlines row
             start = end
         del tails
+        for game_id, state in states.items():  # (a running game without a log: from before the actions table)
+            self.by_id[game_id].state = self.by_id[game_id].engine.loads(state)
         for table in uncounted:  # never written so (every snapshot of a fair game counts): count the log instead
             fair = table.fair
             assert fair is not None
@@ -246,9 +254,17 @@ class TableService:
                 if row["seq"] > snapshot or key not in seen:
                     seen.append(key)
 
-    def _finish_replay(self, rows: list[Any], table: Table) -> None:
-        """A deferred replay, at the table's first use after start-up (``Table.defer_replay``)."""
-        if not self._replay(table, rows):
+    def _finish_replay(self, state: str | None, rows: list[Any], table: Table) -> None:
+        """A deferred restore, at the table's first use after start-up (``Table.defer_replay``): the snapshot's
+        state decoded, the moves after it replayed."""
+        try:
+            if state:
+                table.state = table.engine.loads(state)
+        except Exception:
+            log.exception("game %s has a state that does not load; left closed in memory", table.id)
+            self._drop(table)
+            rows, table.state = [], None
+        if table.state is None or (rows and not self._replay(table, rows)):
             table.status = "cancelled"  # in memory only, as if never opened: what holds it refuses, nothing is written
             table.deadline = None
             raise TableError("no_table")
@@ -302,8 +318,9 @@ class TableService:
             async with table.lock:
                 pass
 
-    def _table_from_row(self, row: Any) -> tuple[Table, bool]:
-        """The table as its snapshot has it, and whether that snapshot held the double-click guard."""
+    def _table_from_row(self, row: Any, decode_state: bool = True) -> tuple[Table, bool]:
+        """The table as its snapshot has it, and whether that snapshot held the double-click guard (its state left
+        undecoded without ``decode_state``)."""
         table = Table(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -320,7 +337,7 @@ class TableService:
         )
         meta, log_text = split_meta(row["meta"])  # the log stays text until it is read
         guarded = table.load_meta(meta, log_text)
-        if row["state"]:
+        if row["state"] and decode_state:
             table.state = table.engine.loads(row["state"])
         stored = loads(row["fair"]) if row["fair"] else None
         if stored is not None:  # the stream as it was: the same seed and client seed, on from the snapshot's draws
