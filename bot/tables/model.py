@@ -15,8 +15,8 @@ from bot.jsontext import dumps, loads
 SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
 # What replaying the moves after a snapshot changes (``Table.defer_replay``), besides the log and the version: the
-# dice too, as the fair stream's nonce moves on past the replayed draws.
-REPLAYED = ("state", "timeouts", "acted", "draws", "fair", "dice")
+# dice too, as the fair stream's nonce moves on past the replayed draws, and the interaction ids of those moves.
+REPLAYED = ("state", "timeouts", "acted", "draws", "fair", "dice", "seen")
 
 
 def interaction_key(interaction_id: str) -> int | str:

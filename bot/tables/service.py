@@ -200,13 +200,13 @@ class TableService:
                 last = tails[end - 1]
                 turn_starts[game_id] = last["at"]
                 replay = [r for r in tails[start:end] if r["seq"] > open_table.version]
-                if game_id not in unseen:  # the snapshot's ids, then those of the moves logged since (in seq order)
-                    self._see(open_table, tails[start:end])
                 opened, state = True, states.pop(game_id, None)
                 if game_id not in unguarded and game_id not in unseen and open_table.draws >= 0:  # at first use
                     open_table.version = replay[-1]["seq"] if replay else open_table.version
-                    open_table.defer_replay(partial(self._finish_replay, state, replay))
+                    open_table.defer_replay(partial(self._finish_replay, state, tails[start:end]))
                 else:
+                    if game_id not in unseen:  # the snapshot's ids, then those of the moves logged since
+                        self._see(open_table, tails[start:end])
                     if state:
                         open_table.state = open_table.engine.loads(state)
                     if replay:
@@ -254,9 +254,12 @@ class TableService:
                 if row["seq"] > snapshot or key not in seen:
                     seen.append(key)
 
-    def _finish_replay(self, state: str | None, rows: list[Any], table: Table) -> None:
+    def _finish_replay(self, state: str | None, tail: list[Any], table: Table) -> None:
         """A deferred restore, at the table's first use after start-up (``Table.defer_replay``): the snapshot's
-        state decoded, the moves after it replayed."""
+        state decoded, the interaction ids of its ``tail`` (its actions from the snapshot's own on) seen, the moves
+        after it replayed."""
+        self._see(table, tail)
+        rows = [r for r in tail if r["seq"] > table.snapshot_version]
         try:
             if state:
                 table.state = table.engine.loads(state)
