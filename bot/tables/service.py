@@ -22,7 +22,6 @@ Persistence is an append-only action log with snapshots (issue 12):
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import time
@@ -34,6 +33,7 @@ from typing import Any, Protocol, TypeVar, cast
 from bot.games import Action, Event, InvalidOptions, get_engine
 from bot.games.dice import DiceSource, RecordingDice, ReplayDice, SecureDice
 from bot.games.fair import FairDice, client_seed_from, count_draws
+from bot.games.logged import FORFEIT, TIMEOUT, apply_logged
 from bot.jsontext import dumps, loads
 from bot.store import Store, repo
 from bot.tables.computers import Computers
@@ -123,7 +123,7 @@ class TableService:
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
         self._settings: dict[int, dict[str, Any]] = {}
-        self._create_lock = asyncio.Lock()
+        self._opening: dict[int, str] = {}  # channel id -> game of a create in flight there
         self.deadlines = Deadlines(self)
         self._run_dispatcher = run_dispatcher
         # auto_bots False: the caller moves computer players itself (terminal play)
@@ -287,14 +287,12 @@ class TableService:
                 calls = loads(row["dice"]) if row["dice"] else ()
                 drawn += count_draws(calls)
                 dice = ReplayDice(calls)
-                if text == "timeout":
-                    state, events = engine.timeout(state, seat, dice)
+                state, events = apply_logged(engine, state, seat, text, dice, len(table.seats), table.options)
+                if text == TIMEOUT:
                     timeouts[seat] += 1
-                elif text.startswith("forfeit:"):
-                    state, events = engine.forfeit(state, seat, dice)
+                elif text.startswith(FORFEIT):
                     events = forfeit_events(events, text.partition(":")[2])
                 else:
-                    state, events = engine.apply(state, seat, Action.parse(text), dice)
                     timeouts[seat] = 0
                     acted[table.seats[seat].id] = row["seq"]
                 if not dice.exhausted:
@@ -447,10 +445,13 @@ class TableService:
         locale: str = "en",
     ) -> Table:
         engine = get_engine(game)
-        async with self._create_lock:
-            existing = self.by_channel.get(channel_id)
-            if existing is not None:
-                raise TableError("table_exists", game=existing.game)
+        # One open table per channel: a create waits for no other channel's (its commit is an fsync), only a
+        # second create in the same channel is refused while the first is in flight.
+        existing = self.by_channel.get(channel_id)
+        if existing is not None or channel_id in self._opening:
+            raise TableError("table_exists", game=existing.game if existing else self._opening[channel_id])
+        self._opening[channel_id] = game
+        try:
             defaults = (await self.settings(guild_id)).get(f"options.{game}", {})
             chosen = self._validate_options(engine, {**defaults, **(options or {})}).to_dict()
             host = self._with_entropy(host)
@@ -468,14 +469,16 @@ class TableService:
                 "now": now,
                 "fair": None if fair is None else self._fair_json(fair),
             }
-            (game_id,) = await self.store.write([repo.insert_game(row)])
+            # the lobby row and its idle deadline in one transaction
+            game_id, _ = await self.store.write([repo.insert_game(row), repo.set_new_game_deadline(now + LOBBY_IDLE)])
             assert game_id is not None  # an INSERT always has a row id
             table = Table(game_id, guild_id, channel_id, game, "lobby", host.id, chosen, [host], locale=locale)
             table.dice, table.fair = dice, fair
-            await self.store.write([repo.set_deadline(game_id, now + LOBBY_IDLE, 0)])
             self.deadlines.arm(game_id, now + LOBBY_IDLE, 0)
             table.deadline = now + LOBBY_IDLE
             self._index(table)
+        finally:
+            del self._opening[channel_id]
         self.presenter.publish(table, [Event("lobby_open", {"host": 0})])
         return table
 

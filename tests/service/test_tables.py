@@ -342,3 +342,32 @@ async def test_an_interaction_applied_before_a_restart_is_refused_after_it(db):
     assert e.value.code == "duplicate"
     assert service.table(CHANNEL).state.rolls_this_turn == 1
     await close_service(service)
+
+
+async def test_a_lobby_opens_in_one_transaction_and_creates_in_other_channels_do_not_wait(db):
+    service = await open_service(db, SeededDice(1))
+    before = service.store.batches
+    tables = await asyncio.gather(*(service.create(GUILD, CHANNEL + i, ALICE, "pig") for i in range(5)))
+    assert service.store.batches - before <= 5  # one commit per lobby at most (they may share one); was two each
+    rows = await service.store.fetch_all("SELECT game_id, version FROM deadlines ORDER BY game_id")
+    assert [(r[0], r[1]) for r in rows] == [(t.id, 0) for t in sorted(tables, key=lambda t: t.id)]
+    await close_service(service)
+    service = await open_service(db, SeededDice(1))  # each lobby's idle deadline restores with it
+    assert sorted(service.by_id) == sorted(t.id for t in tables)
+    assert all(service.by_id[t.id].deadline == t.deadline for t in tables)
+    await close_service(service)
+
+
+async def test_two_creates_in_one_channel_at_once_open_one_table(db):
+    service = await open_service(db, SeededDice(1))
+    results = await asyncio.gather(
+        service.create(GUILD, CHANNEL, ALICE, "pig"), service.create(GUILD, CHANNEL, BOB, "mia"), return_exceptions=True
+    )
+    opened = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, TableError)]
+    assert len(opened) == 1 and len(refused) == 1
+    assert refused[0].code == "table_exists" and refused[0].params == {"game": "pig"}
+    assert service.table(CHANNEL) is opened[0]
+    rows = await service.store.fetch_all("SELECT id FROM games")
+    assert [r[0] for r in rows] == [opened[0].id]
+    await close_service(service)
