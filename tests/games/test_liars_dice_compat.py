@@ -4,7 +4,6 @@ events, and the cached legal lists are exactly what the refusals let through."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from bot.games.base import Action, IllegalMove
 from bot.games.dice import SeededDice
 from bot.games.liars_dice import ENGINE, RAISE_RULES, LiarsOptions
+from tests.games.compat import loads_as_saved, play_random, writes_as_saved
 
 LOOT = LiarsOptions(dice_per_player=3, raise_rule="sum", wild_ones=True, mode="loot", starter="winner", max_rounds=50)
 LOSE_DIE = LiarsOptions(mode="lose_die", dice_per_player=2)
@@ -45,16 +45,9 @@ SAVED = [
 ]
 
 
-def ordered(data: object) -> str:
-    """The JSON text with keys in their order (the standard encoder; the bot's own may format differently)."""
-    return json.dumps(data)
-
-
 @pytest.mark.parametrize(("options", "players", "seed", "moves", "saved"), SAVED)
 def test_a_state_saved_by_the_previous_engine_loads_and_is_written_back_the_same(options, players, seed, moves, saved):
-    state = ENGINE.loads(saved)
-    assert ordered(ENGINE.to_json(state)) == ordered(json.loads(saved))
-    assert ENGINE.loads(ENGINE.dumps(state)) == state
+    state = loads_as_saved(ENGINE, saved)
     mover = ENGINE.to_act(state)[0]
     state, events = ENGINE.timeout(state, mover, SeededDice(1))  # and play goes on from it
     assert events[0].kind == "timeout" and len(events) > 1
@@ -62,12 +55,7 @@ def test_a_state_saved_by_the_previous_engine_loads_and_is_written_back_the_same
 
 @pytest.mark.parametrize(("options", "players", "seed", "moves", "saved"), SAVED)
 def test_the_same_moves_write_what_the_previous_engine_wrote(options, players, seed, moves, saved):
-    rng, dice = random.Random(seed), SeededDice(seed)
-    state, _ = ENGINE.new_game(players, options, dice)
-    for _ in range(moves):
-        mover = ENGINE.to_act(state)[0]
-        state, _ = ENGINE.apply(state, mover, rng.choice(ENGINE.legal_actions(state, mover)), dice)
-    assert ordered(ENGINE.to_json(state)) == ordered(json.loads(saved))
+    writes_as_saved(ENGINE, play_random(ENGINE, players, options, seed, moves), saved)
 
 
 @pytest.mark.parametrize("options", [LiarsOptions(), LOOT, LOSE_DIE])

@@ -4,12 +4,12 @@ agree with the refusals."""
 
 from __future__ import annotations
 
-import json
 import random
 
 from bot.games.base import IllegalMove
 from bot.games.dice import SeededDice
 from bot.games.mia import ENGINE, MiaOptions
+from tests.games.compat import loads_as_saved, play_random, writes_as_saved
 from tests.games.test_mia_properties import CANDIDATES
 
 OPTIONS = MiaOptions(lives=2, blind_pass="any", doubles_order="sixes_high")
@@ -24,27 +24,15 @@ SAVED = (
 )
 
 
-def ordered(data: object) -> str:
-    """The JSON text with keys in their order (the standard encoder; the bot's own may format differently)."""
-    return json.dumps(data)
-
-
 def test_a_state_saved_by_the_previous_engine_loads_and_is_written_back_the_same():
-    state = ENGINE.loads(SAVED)
-    assert ordered(ENGINE.to_json(state)) == ordered(json.loads(SAVED))
-    assert ENGINE.loads(ENGINE.dumps(state)) == state
+    state = loads_as_saved(ENGINE, SAVED)
     assert ENGINE.to_act(state) == (1,) and ENGINE.view(state, 1)["claim"] == 55
     state, events = ENGINE.apply(state, 1, ENGINE.legal_actions(state, 1)[0], SeededDice(1))  # play goes on
     assert [e.kind for e in events][:2] == ["challenge", "reveal"]
 
 
 def test_the_same_moves_write_what_the_previous_engine_wrote():
-    rng, dice = random.Random(0), SeededDice(0)
-    state, _ = ENGINE.new_game(4, OPTIONS, dice)
-    for _ in range(15):
-        mover = ENGINE.to_act(state)[0]
-        state, _ = ENGINE.apply(state, mover, rng.choice(ENGINE.legal_actions(state, mover)), dice)
-    assert ordered(ENGINE.to_json(state)) == ordered(json.loads(SAVED))
+    writes_as_saved(ENGINE, play_random(ENGINE, 4, OPTIONS, 0, 15), SAVED)
 
 
 def test_no_move_view_or_event_reaches_an_earlier_state():

@@ -3,11 +3,11 @@ and states that share lists (a move copies a state shallowly) never see each oth
 
 from __future__ import annotations
 
-import json
 import random
 
 from bot.games.dice import SeededDice
 from bot.games.mythical_dice import ENGINE, MythicOptions
+from tests.games.compat import writes_as_saved
 
 # Written by the engine of b43159e (before the lean engine): 3 players, host starts, 3 hands, SeededDice(7),
 # 22 timeouts. Hand 3, second trick under way, a trick won and a last trick on record.
@@ -27,14 +27,9 @@ SAVED = (
 )
 
 
-def ordered(data: object) -> str:
-    """The JSON text with keys in their order (the standard encoder; the bot's own may format differently)."""
-    return json.dumps(data)
-
-
 def test_a_state_saved_by_the_previous_engine_loads_and_is_written_back_the_same():
     state = ENGINE.loads(SAVED)
-    assert ordered(ENGINE.to_json(state)) == ordered(json.loads(SAVED))
+    writes_as_saved(ENGINE, state, SAVED)
     assert ENGINE.to_act(state) == (2,) and ENGINE.view(state, 2)["suit"] == "yellow"
     state, events = ENGINE.timeout(state, 2, SeededDice(1))  # and play goes on from it
     assert [e.kind for e in events][:2] == ["timeout", "played"]
@@ -45,7 +40,7 @@ def test_the_same_moves_write_what_the_previous_engine_wrote():
     state, _ = ENGINE.new_game(3, MythicOptions(first_start_player="host", hands_by_players="3:3"), dice)
     for _ in range(22):
         state, _ = ENGINE.timeout(state, ENGINE.to_act(state)[0], dice)
-    assert ordered(ENGINE.to_json(state)) == ordered(json.loads(SAVED))
+    writes_as_saved(ENGINE, state, SAVED)
 
 
 def test_no_move_view_or_event_reaches_an_earlier_state():

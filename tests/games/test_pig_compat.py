@@ -3,13 +3,13 @@ that share lists (a move copies a state shallowly) never see each other's moves,
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 from bot.games.dice import SeededDice
 from bot.games.pig import ENGINE, PigOptions
+from tests.games.compat import loads_as_saved, play_random, writes_as_saved
 
 OPTIONS = PigOptions(dice=2, target=60, double_ones="lose_score", must_roll_after_doubles=True, equal_turns=True)
 # Written by the engine of b43159e (before the lean engine) with OPTIONS, SeededDice(seed) and random.Random(seed)
@@ -36,16 +36,9 @@ SAVED = [
 ]
 
 
-def ordered(data: object) -> str:
-    """The JSON text with keys in their order (the standard encoder; the bot's own may format differently)."""
-    return json.dumps(data)
-
-
 @pytest.mark.parametrize(("players", "seed", "moves", "saved"), SAVED)
 def test_a_state_saved_by_the_previous_engine_loads_and_is_written_back_the_same(players, seed, moves, saved):
-    state = ENGINE.loads(saved)
-    assert ordered(ENGINE.to_json(state)) == ordered(json.loads(saved))
-    assert ENGINE.loads(ENGINE.dumps(state)) == state
+    state = loads_as_saved(ENGINE, saved)
     mover = ENGINE.to_act(state)[0]
     state, events = ENGINE.timeout(state, mover, SeededDice(1))  # and play goes on from it
     assert events[0].kind == "timeout" and len(events) > 1
@@ -53,12 +46,7 @@ def test_a_state_saved_by_the_previous_engine_loads_and_is_written_back_the_same
 
 @pytest.mark.parametrize(("players", "seed", "moves", "saved"), SAVED)
 def test_the_same_moves_write_what_the_previous_engine_wrote(players, seed, moves, saved):
-    rng, dice = random.Random(seed), SeededDice(seed)
-    state, _ = ENGINE.new_game(players, OPTIONS, dice)
-    for _ in range(moves):
-        mover = ENGINE.to_act(state)[0]
-        state, _ = ENGINE.apply(state, mover, rng.choice(ENGINE.legal_actions(state, mover)), dice)
-    assert ordered(ENGINE.to_json(state)) == ordered(json.loads(saved))
+    writes_as_saved(ENGINE, play_random(ENGINE, players, OPTIONS, seed, moves), saved)
 
 
 @pytest.mark.parametrize("options", [PigOptions(), OPTIONS, PigOptions(dice=2, double_ones="bust", target=40)])
