@@ -239,6 +239,26 @@ def check_range(option: str, value: int, lo: int, hi: int) -> None:
         raise InvalidOptions(option, "out_of_range", value=value, lo=lo, hi=hi)
 
 
+class SlotsState:
+    """Equality and repr over ``__slots__``, for the lean engines' state classes (they were dataclasses).
+
+    States are ``__slots__`` classes copied shallowly per move: a list in a state handed out is never changed in
+    place, only replaced, so a new state may share lists with the one it came from (each engine's own copy)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclasses they replaced
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
 S = TypeVar("S")
 OptT = TypeVar("OptT", bound=OptionsBase)
 

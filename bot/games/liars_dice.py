@@ -21,6 +21,7 @@ from bot.games.base import (
     InvalidOptions,
     OptionsBase,
     Outcome,
+    SlotsState,
     act,
     choice,
     clone,
@@ -136,7 +137,7 @@ class LiarsOptions(OptionsBase):
         return super().from_dict(data)
 
 
-class LiarsState:
+class LiarsState(SlotsState):
     """One game. Lists and the reveal may be shared with earlier states: a move replaces them, never changes them in
     place (tests and tools may, on a state of their own)."""
 
@@ -199,15 +200,6 @@ class LiarsState:
     def total(self) -> int:
         return sum(self.counts)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not LiarsState:
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in LiarsState.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaced
-
-    def __repr__(self) -> str:
-        return f"LiarsState({', '.join(f'{name}={getattr(self, name)!r}' for name in LiarsState.__slots__)})"
 
 
 def _copy(s: LiarsState) -> LiarsState:

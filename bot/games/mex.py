@@ -19,6 +19,7 @@ from bot.games.base import (
     InvalidOptions,
     OptionsBase,
     Outcome,
+    SlotsState,
     act,
     choice,
     whole,
@@ -112,27 +113,7 @@ class MexOptions(OptionsBase):
                 raise InvalidOptions(name, "needs_two_throws")
 
 
-class _Slots:
-    """Equality and repr over ``__slots__``, for the state classes below (they were dataclasses).
-
-    States are ``__slots__`` classes copied shallowly per move: a list in a state handed out is never changed in
-    place, only replaced, so a new state may share lists with the one it came from (``copy`` methods)."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclasses they replaced
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
-
-
-class MexTiebreak(_Slots):
+class MexTiebreak(SlotsState):
     """MX-S3: one extra round. ``values`` line up with ``players`` (None: not thrown yet)."""
 
     __slots__ = ("players", "chooser", "mode", "values", "depth")
@@ -156,7 +137,7 @@ class MexTiebreak(_Slots):
         return MexTiebreak(list(self.players), self.chooser, self.mode, list(self.values), self.depth)
 
 
-class MexRound(_Slots):
+class MexRound(SlotsState):
     """MX-S2: one normal round (plus its extra round, if any)."""
 
     __slots__ = (
@@ -259,7 +240,7 @@ class MexView(TypedDict):
     public: list[str]  # public_actions of the seat to act, encoded (the channel's buttons)
 
 
-class MexState(_Slots):
+class MexState(SlotsState):
     __slots__ = ("options", "lives", "points", "out", "round", "winner")
 
     def __init__(

@@ -21,6 +21,7 @@ from bot.games.base import (
     InvalidOptions,
     OptionsBase,
     Outcome,
+    SlotsState,
     act,
     choice,
     whole,
@@ -131,7 +132,7 @@ _FIELDS = (
 )  # also the order of the keys in ``to_json`` (stored states)
 
 
-class MiaState:
+class MiaState(SlotsState):
     """One table's game. A ``__slots__`` class, copied shallowly per move: the lists (``lives``, ``alive``,
     ``out``, ``cup_dice``) are never changed in place once a state is handed out, only replaced, so a new state
     may share them with the old one."""
@@ -199,15 +200,6 @@ class MiaState:
         new.winner = self.winner
         return new
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not MiaState:
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaced
-
-    def __repr__(self) -> str:
-        return f"MiaState({', '.join(f'{name}={getattr(self, name)!r}' for name in _FIELDS)})"
 
 
 class _Moves(NamedTuple):

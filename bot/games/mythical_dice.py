@@ -37,6 +37,7 @@ from bot.games.base import (
     InvalidOptions,
     OptionsBase,
     Outcome,
+    SlotsState,
     act,
     choice,
     clone,
@@ -276,7 +277,7 @@ _FIELD_NAMES = _FIELDS[1:]  # all but the options, which to_json writes as a dic
 _new_state = object.__new__
 
 
-class MythicState:
+class MythicState(SlotsState):
     """One game, updated by replacement: a move starts from ``copy()`` (shallow) and gives the copy new lists
     only where it changes them, so a state shares its unchanged lists with the state it came from. Nothing
     changes a list in place once a state is handed out. ``__slots__``: a move reads a dozen fields."""
@@ -354,15 +355,6 @@ class MythicState:
         s.exact_bids, s.forfeited = self.exact_bids, self.forfeited
         return s
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not MythicState:
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
-
-    def __repr__(self) -> str:
-        return f"MythicState({', '.join(f'{name}={getattr(self, name)!r}' for name in _FIELDS)})"
 
 
 def _fields(state: MythicState) -> JSON:

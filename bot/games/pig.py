@@ -17,6 +17,7 @@ from bot.games.base import (
     IllegalMove,
     OptionsBase,
     Outcome,
+    SlotsState,
     act,
     choice,
     whole,
@@ -65,7 +66,7 @@ class PigOptions(OptionsBase):
         self.check_declared()
 
 
-class PigState:
+class PigState(SlotsState):
     """One game. The lists (scores, active, turns, last_roll) may be shared with earlier states: replace, never
     change them in place (tests and tools may, on a state of their own)."""
 
@@ -109,15 +110,15 @@ class PigState:
         self.last_roll = [] if last_roll is None else last_roll
         self.winner = winner
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not PigState:
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in PigState.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaced
 
-    def __repr__(self) -> str:
-        return f"PigState({', '.join(f'{name}={getattr(self, name)!r}' for name in PigState.__slots__)})"
+def _next_active(active: list[bool], p: int) -> int:
+    """The next seat after ``p`` still in the game (the turn passes once per turn, not per roll)."""
+    n = len(active)
+    nxt = p + 1 if p + 1 < n else 0
+    while not active[nxt]:
+        nxt = nxt + 1 if nxt + 1 < n else 0
+    return nxt
 
 
 def _copy(s: PigState) -> PigState:
@@ -188,11 +189,7 @@ class Pig(Engine[PigState, PigOptions]):
                 s.must_roll = False
                 s.turns = turns = [*state.turns]
                 turns[p] += 1
-                n = len(active)
-                nxt = p + 1 if p + 1 < n else 0
-                while not active[nxt]:
-                    nxt = nxt + 1 if nxt + 1 < n else 0
-                s.current = nxt
+                s.current = nxt = _next_active(active, p)
                 data = {"player": p, "faces": [*faces], "gain": 0, "bust": True, "wipe": False,
                         "turn_total": 0, "lost": state.turn_total, "score": scores[p]}  # fmt: skip
                 return s, [_tuple_new(Event, ("roll", data, None)), _TURN[nxt]]
@@ -239,11 +236,7 @@ class Pig(Engine[PigState, PigOptions]):
             s.winner = None
             s.turns = turns = [*state.turns]
             turns[p] += 1
-            n = len(active)
-            nxt = p + 1 if p + 1 < n else 0
-            while not active[nxt]:
-                nxt = nxt + 1 if nxt + 1 < n else 0
-            s.current = nxt
+            s.current = nxt = _next_active(active, p)
             return s, [hold, _TURN[nxt]]
         raise IllegalMove("illegal_action", action=str(action))
 
@@ -340,13 +333,10 @@ class Pig(Engine[PigState, PigOptions]):
         s.rolls_this_turn = 0
         s.must_roll = False
         active = s.active
-        n = len(active)
-        nxt = p + 1 if p + 1 < n else 0
-        while not active[nxt]:
-            nxt = nxt + 1 if nxt + 1 < n else 0
+        nxt = _next_active(active, p)
         if s.options.equal_turns and self._round_complete(s):
             # equal_turns: only at the end of a full round may someone win; ties keep playing.
-            live = [i for i in range(n) if active[i]]
+            live = [i for i in range(len(active)) if active[i]]
             best = max(s.scores[i] for i in live)
             leaders = [i for i in live if s.scores[i] == best]
             if best >= s.options.target and len(leaders) == 1:
