@@ -82,6 +82,24 @@ def game_of(channel: int, games: Sequence[str]) -> str:
     return games[channel % len(games)]
 
 
+async def play_moves(service: TableService, channels: Sequence[int], moves: int) -> None:
+    """``moves`` moves at each table (fewer where its game ends), 1,000 tables at a time, each with an interaction id
+    as the cogs pass one."""
+    ids = itertools.count(SNOWFLAKE)
+
+    async def play(channel: int) -> None:
+        for _ in range(moves):
+            table = service.by_channel.get(channel)
+            if table is None:
+                return
+            user, action = next_move(table)
+            await service.act(channel, user, action, str(next(ids)))
+            await asyncio.sleep(0)
+
+    for i in range(0, len(channels), 1000):
+        await asyncio.gather(*(play(c) for c in channels[i : i + 1000]))
+
+
 async def open_many(
     service: TableService, channels: Sequence[int], chunk: int = 200, games: Sequence[str] = ("pig",)
 ) -> None:

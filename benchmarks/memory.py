@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import itertools
 import json
 import os
 import subprocess
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._common import header, parser, show, verdict
-from benchmarks._service import SNOWFLAKE, next_move, open_many
+from benchmarks._service import open_many, play_moves
 from bot.games.dice import SeededDice
 from bot.store import Store
 from bot.tables import TableService
@@ -67,19 +66,7 @@ async def child_fresh(tables: int, moves: int, trace: bool, folder: Path) -> dic
     before, traced_before = rss(), tracemalloc.get_traced_memory()[0] if trace else 0
     channels = list(range(1000, 1000 + tables))
     await open_many(service, channels, chunk=500)
-    ids = itertools.count(SNOWFLAKE)
-
-    async def play(channel: int) -> None:
-        for _ in range(moves):
-            table = service.by_channel.get(channel)
-            if table is None:
-                return
-            user, action = next_move(table)
-            await service.act(channel, user, action, str(next(ids)))
-            await asyncio.sleep(0)
-
-    for i in range(0, tables, 1000):
-        await asyncio.gather(*(play(c) for c in channels[i : i + 1000]))
+    await play_moves(service, channels, moves)
     gc.collect()
     result = {"tables": len(service.by_id), "rss": rss() - before, "peak": peak_rss()}
     if trace:

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._common import header, parser, show, verdict
-from benchmarks._service import GAMES, SNOWFLAKE, game_of, next_move, open_many, open_table
+from benchmarks._service import GAMES, SNOWFLAKE, game_of, next_move, open_many, open_table, play_moves
 from bot.games.dice import SeededDice
 from bot.store import Store, repo
 from bot.tables import TableService
@@ -56,19 +56,7 @@ async def play_open(path: Path, games: int, moves: int) -> dict[str, int]:
     await service.start()
     channels = list(range(1000, 1000 + games))
     await open_many(service, channels, chunk=500)
-    ids = itertools.count(SNOWFLAKE)
-
-    async def play(channel: int) -> None:
-        for _ in range(moves):
-            table = service.by_channel.get(channel)
-            if table is None:
-                return
-            user, action = next_move(table)
-            await service.act(channel, user, action, str(next(ids)))
-            await asyncio.sleep(0)
-
-    for i in range(0, games, 1000):
-        await asyncio.gather(*(play(c) for c in channels[i : i + 1000]))
+    await play_moves(service, channels, moves)
     left = {"open": len(service.by_id), "moves": sum(t.version for t in service.by_id.values())}
     await service.stop()
     await store.close()
