@@ -14,8 +14,9 @@ from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.tables import TableError
+from bot.translator import key_for
 from cogs.utils.games import game_choices
 from cogs.utils.replies import locale_of, refuse, send_ephemeral
 
@@ -56,17 +57,24 @@ def shared_commands(groups: list[app_commands.Group]) -> list[str]:
 
 
 class Words:
-    """Command texts in the reader's language, through the tree's translator (as given if it has none)."""
+    """Command texts for one reader. Names as Discord shows them in the reader's command picker: through the tree's
+    translator for their Discord locale (localised in it/ru/el/de, English otherwise, e.g. for a Welsh reader).
+    Descriptions from the catalog in the reader's language (``locale``, which may be Welsh or Estonian)."""
 
-    def __init__(self, translator: app_commands.Translator | None, locale: discord.Locale) -> None:
+    def __init__(self, translator: app_commands.Translator | None, discord_locale: discord.Locale, locale: str) -> None:
         self.translator = translator
+        self.discord_locale = discord_locale
         self.locale = locale
 
-    async def __call__(self, text: str, context: TranslationContext[Any, Any]) -> str:
+    async def name(self, text: str, context: TranslationContext[Any, Any]) -> str:
         if self.translator is None:
             return text
-        done = await self.translator.translate(app_commands.locale_str(text), self.locale, context)
+        done = await self.translator.translate(app_commands.locale_str(text), self.discord_locale, context)
         return done or text
+
+    def text(self, text: str, context: TranslationContext[Any, Any]) -> str:
+        key = key_for(app_commands.locale_str(text), context)
+        return t(key, self.locale) if key is not None and has(key, self.locale) else text
 
     async def path(self, node: Node | None) -> str:
         """``pig roll`` as the reader types it."""
@@ -77,17 +85,17 @@ class Words:
                 context = TranslationContext(TranslationContextLocation.command_name, node)
             else:
                 context = TranslationContext(TranslationContextLocation.group_name, node)
-            parts.append(await self(node.name, context))
+            parts.append(await self.name(node.name, context))
             node = node.parent
         return " ".join(reversed(parts))
 
-    async def describe(self, node: Node) -> str:
+    def describe(self, node: Node) -> str:
         context: TranslationContext[Any, Any]
         if isinstance(node, app_commands.Group):
             context = TranslationContext(TranslationContextLocation.group_description, node)
         else:
             context = TranslationContext(TranslationContextLocation.command_description, node)
-        return await self(node.description, context)
+        return self.text(node.description, context)
 
     async def parameter(self, param: app_commands.Parameter) -> tuple[str, str]:
         """An option's name and description."""
@@ -95,11 +103,12 @@ class Words:
         described: TranslationContext[Any, Any] = TranslationContext(
             TranslationContextLocation.parameter_description, param
         )
-        return await self(param.display_name, name), await self(param.description, described)
+        return await self.name(param.display_name, name), self.text(param.description, described)
 
-    async def line(self, command: Node, locale: str, short: bool = False) -> str:
-        name = command.name if short else "/" + await self.path(command)
-        return t("help.line", locale, command=name, description=await self.describe(command))
+    async def line(self, command: Node, short: bool = False) -> str:
+        path = await self.path(command)
+        name = path.split(" ")[-1] if short else "/" + path
+        return t("help.line", self.locale, command=name, description=self.describe(command))
 
 
 class Help(commands.Cog):
@@ -112,8 +121,8 @@ class Help(commands.Cog):
     async def help_command(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
     ) -> None:
-        words = Words(self.bot.tree.translator, interaction.locale)
         locale = locale_of(interaction)
+        words = Words(self.bot.tree.translator, interaction.locale, locale)
         roots = self.roots(interaction.guild)
         games = self.game_groups()
         if game is None:
@@ -158,12 +167,12 @@ async def overview(words: Words, locale: str, roots: list[Node], games: dict[str
         embed.clear_fields()
         if shared:
             names = " ".join([f"`/{await words.path(g)}`" for g in game_roots])
-            lines = [await words.line(c, locale, short=True) for c in game_roots[0].commands if c.name in shared]
+            lines = [await words.line(c, short=True) for c in game_roots[0].commands if c.name in shared]
             embed.add_field(name=t("help.shared", locale, groups=names)[:256], value=fit(lines, FIELD), inline=False)
         for group in game_roots:
             name, value = await game_field(words, locale, group, games[group.name], shared, compact)
             embed.add_field(name=name, value=value, inline=False)
-        lines = [await words.line(c, locale) for root in others for c in leaves(root)]
+        lines = [await words.line(c) for root in others for c in leaves(root)]
         if lines:
             if compact:
                 lines = [" ".join([f"`/{await words.path(c)}`" for root in others for c in leaves(root)])]
@@ -179,13 +188,10 @@ async def game_field(
     """One game: what it is, its own commands (names only when ``compact``), and where its rules are."""
     path = await words.path(group)
     own = [c for c in leaves(group) if c.name not in shared or c.parent is not group]
-    if compact:
-        lines = [" ".join([f"`/{await words.path(c)}`" for c in own])]
-    else:
-        lines = [await words.line(c, locale) for c in own]
+    lines = [" ".join([f"`/{await words.path(c)}`" for c in own])] if compact else [await words.line(c) for c in own]
     game_name = t(f"game.{game}", locale)
     rules = t("help.rules", locale, group=path, game=game_name)
-    value = fit([await words.describe(group), *lines], FIELD - len(rules) - 1) + "\n" + rules
+    value = fit([words.describe(group), *lines], FIELD - len(rules) - 1) + "\n" + rules
     return t("help.game", locale, game=game_name, group=path)[:256], value
 
 
@@ -195,14 +201,14 @@ async def detail(words: Words, locale: str, group: app_commands.Group, game: str
     path, game_name = await words.path(group), t(f"game.{game}", locale)
     embed = discord.Embed(title=t("help.detail_title", locale, game=game_name, group=path)[:256], colour=COLOUR)
     embed.description = fit(
-        [await words.describe(group), "", t("help.rules", locale, group=path, game=game_name)], DESCRIPTION
+        [words.describe(group), "", t("help.rules", locale, group=path, game=game_name)], DESCRIPTION
     )
     embed.set_footer(text=t("help.detail_footer", locale))
     for with_options in (True, False):
         embed.clear_fields()
         ordered = sorted(leaves(group), key=lambda c: c.name in shared and c.parent is group)  # stable
         for command in ordered[:FIELDS]:
-            lines = [await words.describe(command)]
+            lines = [words.describe(command)]
             for param in command.parameters if with_options else []:
                 option, text = await words.parameter(param)
                 lines.append(t("help.option", locale, option=option, description=text))
