@@ -379,3 +379,38 @@ def rules_text(game: str, options: dict[str, Any], locale: str) -> str:
     if options:
         lines.append(t("rules.options", locale, options=", ".join(f"`{k}={v}`" for k, v in options.items())))
     return "\n".join(lines)
+
+
+CONTENT_LIMIT = 2000  # Discord's limit on a message's content
+
+
+def rules_pages(game: str, options: dict[str, Any], locale: str, limit: int = CONTENT_LIMIT) -> list[str]:
+    """The rules as messages of at most ``limit`` characters each: a translation may run past one message, and a
+    cut rules text would drop the rules' end (the timeout and the table's options)."""
+    return split_text(rules_text(game, options, locale), limit)
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut between lines (inside a line only if it alone is too
+    long: at its last space that fits, else anywhere). Joining the pieces with newlines gives ``text`` back, up to
+    the whitespace at a cut inside a line."""
+    pages: list[str] = []
+    page: list[str] = []
+    size = -1  # the characters of "\n".join(page)
+    for line in text.split("\n"):
+        while len(line) > limit:
+            cut = line.rfind(" ", 1, limit + 1)
+            cut = cut if cut > 0 else limit
+            head, line = line[:cut], line[cut:].lstrip(" ")
+            if page:
+                pages.append("\n".join(page))
+                page, size = [], -1
+            pages.append(head)
+        if size + 1 + len(line) > limit:
+            pages.append("\n".join(page))
+            page, size = [], -1
+        page.append(line)
+        size += 1 + len(line)
+    if page and any(page):
+        pages.append("\n".join(page))
+    return pages or [""]
