@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.games.liars_dice import LiarView
 from bot.i18n import t
+from bot.languages import discord_choices
 from bot.render.liar import controls
 from bot.tables import Table
 from cogs.utils.components import controls_view
@@ -33,7 +34,9 @@ class Liar(GameCog, group_name="liar", group_description=t("liar.cmd.group")):
         mode=t("liar.cmd.opt_mode"),
         starter=t("liar.cmd.opt_starter"),
         max_rounds=t("liar.cmd.opt_max_rounds"),
+        language=t("cmd.new_language"),
     )
+    @app_commands.choices(language=discord_choices())
     async def new(
         self,
         interaction: discord.Interaction,
@@ -43,6 +46,7 @@ class Liar(GameCog, group_name="liar", group_description=t("liar.cmd.group")):
         mode: Literal["single", "loot", "lose_die"] | None = None,
         starter: Literal["loser", "winner"] | None = None,
         max_rounds: app_commands.Range[int, 0, 10_000] | None = None,
+        language: str | None = None,
     ) -> None:
         await self.open_table(
             interaction,
@@ -54,6 +58,7 @@ class Liar(GameCog, group_name="liar", group_description=t("liar.cmd.group")):
                 starter=starter,
                 max_rounds=max_rounds,
             ),
+            language,
         )
 
     @app_commands.command(name="bid", description=t("liar.cmd.bid"))

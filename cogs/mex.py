@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import t
+from bot.languages import discord_choices
 from cogs.utils.gamecog import GameCog
 
 
@@ -26,7 +27,9 @@ class Mex(GameCog, group_name="mex", group_description=t("mex.cmd.mex")):
         points_enabled=t("mex.cmd.opt_points_enabled"),
         mex_passes_lead=t("mex.cmd.opt_mex_passes_lead"),
         hold_one_or_two=t("mex.cmd.opt_hold_one_or_two"),
+        language=t("cmd.new_language"),
     )
+    @app_commands.choices(language=discord_choices())
     async def new(
         self,
         interaction: discord.Interaction,
@@ -40,6 +43,7 @@ class Mex(GameCog, group_name="mex", group_description=t("mex.cmd.mex")):
         points_enabled: bool | None = None,
         mex_passes_lead: bool | None = None,
         hold_one_or_two: bool | None = None,
+        language: str | None = None,
     ) -> None:
         await self.open_table(
             interaction,
@@ -55,6 +59,7 @@ class Mex(GameCog, group_name="mex", group_description=t("mex.cmd.mex")):
                 mex_passes_lead=mex_passes_lead,
                 hold_one_or_two=hold_one_or_two,
             ),
+            language,
         )
 
     @app_commands.command(name="throw", description=t("mex.cmd.throw"))

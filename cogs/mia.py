@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.games.mia import MIA, MiaView
 from bot.i18n import t
+from bot.languages import discord_choices
 from bot.render.mia import player_controls, value_label
 from bot.tables import Table
 from cogs.utils.components import MAX_CHOICES, controls_view
@@ -33,7 +34,9 @@ class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
         blind_pass=t("mia.cmd.opt_blind_pass"),
         next_round_starter=t("mia.cmd.opt_next_round_starter"),
         stop_at_first_elimination=t("mia.cmd.opt_stop_at_first_elimination"),
+        language=t("cmd.new_language"),
     )
+    @app_commands.choices(language=discord_choices())
     async def new(
         self,
         interaction: discord.Interaction,
@@ -44,6 +47,7 @@ class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
         blind_pass: Literal["off", "first_receiver", "any"] | None = None,
         next_round_starter: Literal["left_of_loser", "loser", "challenger"] | None = None,
         stop_at_first_elimination: bool | None = None,
+        language: str | None = None,
     ) -> None:
         await self.open_table(
             interaction,
@@ -56,6 +60,7 @@ class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
                 next_round_starter=next_round_starter,
                 stop_at_first_elimination=stop_at_first_elimination,
             ),
+            language,
         )
 
     # -- moves ------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from bot.games import Event, IllegalMove
 from bot.games.mythical_dice import DIE_TYPES, MythicView
 from bot.games.parsing import parse_int
 from bot.i18n import t
+from bot.languages import discord_choices
 from bot.render import mythic as render
 from bot.tables import Table
 from cogs.utils.components import MAX_CHOICES, controls_view
@@ -41,7 +42,9 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         bonus_flag_scope=t("mythic.cmd.opt_bonus_flag_scope"),
         bonuses_enabled=t("mythic.cmd.opt_bonuses_enabled"),
         tie_break=t("mythic.cmd.opt_tie_break"),
+        language=t("cmd.new_language"),
     )
+    @app_commands.choices(language=discord_choices())
     async def new(
         self,
         interaction: discord.Interaction,
@@ -58,6 +61,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         bonus_flag_scope: Literal["trick", "hand", "face_only"] | None = None,
         bonuses_enabled: bool | None = None,
         tie_break: Literal["share", "exact_bids"] | None = None,
+        language: str | None = None,
     ) -> None:
         await self.open_table(
             interaction,
@@ -76,6 +80,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
                 bonuses_enabled=bonuses_enabled,
                 tie_break=tie_break,
             ),
+            language,
         )
 
     @app_commands.command(name="bid", description=t("mythic.cmd.bid"))

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import t
+from bot.languages import discord_choices
 from cogs.utils.gamecog import GameCog
 
 
@@ -23,7 +24,9 @@ class Pig(GameCog, group_name="pig", group_description=t("pig.cmd.group")):
         must_roll_after_doubles=t("pig.cmd.opt_must_roll_after_doubles"),
         auto_hold_at_target=t("pig.cmd.opt_auto_hold_at_target"),
         equal_turns=t("pig.cmd.opt_equal_turns"),
+        language=t("cmd.new_language"),
     )
+    @app_commands.choices(language=discord_choices())
     async def new(
         self,
         interaction: discord.Interaction,
@@ -34,6 +37,7 @@ class Pig(GameCog, group_name="pig", group_description=t("pig.cmd.group")):
         must_roll_after_doubles: bool | None = None,
         auto_hold_at_target: bool | None = None,
         equal_turns: bool | None = None,
+        language: str | None = None,
     ) -> None:
         await self.open_table(
             interaction,
@@ -46,6 +50,7 @@ class Pig(GameCog, group_name="pig", group_description=t("pig.cmd.group")):
                 auto_hold_at_target=auto_hold_at_target,
                 equal_turns=equal_turns,
             ),
+            language,
         )
 
     @app_commands.command(name="roll", description=t("pig.cmd.roll"))

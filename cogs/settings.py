@@ -1,4 +1,4 @@
-"""/settings: per-server turn timeout and default options per game (Manage Server only)."""
+"""/settings: per-server language, turn timeout, reminders and default options per game (Manage Server only)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.games import InvalidOptions
 from bot.i18n import t
+from bot.languages import discord_choices, display, for_table
 from bot.tables import TableError
 from cogs.utils.games import game_choices
 from cogs.utils.replies import AnswersErrors, guild_of, locale_of, refuse, send_ephemeral
@@ -80,6 +81,14 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
         detail = f"reminders={t(f'ui.reminders_{state}', locale)}"
         await send_ephemeral(interaction, t("ui.settings_saved", locale, detail=detail))
 
+    @app_commands.command(name="language", description=t("cmd.settings_language"))
+    @app_commands.describe(language=t("cmd.settings_language_language"))
+    @app_commands.choices(language=discord_choices())
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        await self.bot.tables.set_language(guild_of(interaction), language)  # refuses an unknown code
+        locale = locale_of(interaction)  # after the change: an English client at a Welsh server now reads Welsh
+        await send_ephemeral(interaction, t("ui.language_server_set", locale, language=display(language, locale)))
+
     @app_commands.command(name="show", description=t("cmd.settings_show"))
     async def show(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
@@ -92,9 +101,17 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
             for key, value in sorted(settings.items())
             if key.startswith("options.")
         ) or t("ui.settings_none", locale)
-        await send_ephemeral(
-            interaction, t("ui.settings_show", locale, timeout=int(timeout), reminders=reminders, options=options)
+        chosen = self.bot.tables.server_language(guild_of(interaction))
+        if chosen is not None:
+            language = display(chosen, locale)
+        else:  # no setting: tables follow the server's Discord language (or English)
+            language = t(
+                "ui.language_default", locale, language=display(for_table(None, None, interaction.guild_locale), locale)
+            )
+        text = t(
+            "ui.settings_show", locale, language=language, timeout=int(timeout), reminders=reminders, options=options
         )
+        await send_ephemeral(interaction, text)
 
 
 async def setup(bot: DiceTavern) -> None:

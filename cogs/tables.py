@@ -22,6 +22,7 @@ from cogs.utils.replies import (
     answer_error,
     channel_of,
     locale_of,
+    note_locale,
     refuse,
     send_ephemeral,
     within_deadline,
@@ -86,6 +87,7 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         if table is None or table.channel_id != interaction.channel_id:
             await refuse(interaction, TableError("stale_button"))
             return
+        note_locale(interaction)  # their DMs follow their client's language (a dict lookup unless it changed)
         try:
             if action in ("join", "leave", "start") or action.startswith(("addbot:", "kick:", "host:")):
                 await self.lobby_action(interaction, table.channel_id, action, edit=True)
@@ -107,6 +109,7 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         """A lobby verb: by slash command (answered privately) or from the table message (``edit``: the response
         redraws the table message). A refusal propagates to the one error path. ``entropy``: a join's ``seed:``."""
         table = self.bot.tables.table(channel_id)
+        note_locale(interaction)  # before a DM to a joining player can be sent
         if not edit:
             reply = await self._lobby_verb(interaction, table, verb, entropy)
             done = {"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}
@@ -252,7 +255,8 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
             await refuse(interaction, TableError("stale_button"))
             return
         presenter = self.bot.presenter
-        text = "\n".join([presenter.dm_header(table), *table_text(table, locale, seat).body])[:2000]
+        dm_locale = presenter.dm_language(table, interaction.user.id)
+        text = "\n".join([presenter.dm_header(table, dm_locale), *table_text(table, dm_locale, seat).body])[:2000]
         sent = await within_deadline(interaction, presenter.send_dm(interaction.user.id, text))
         key = {True: "ui.dm_retry_sent", False: "ui.dm_retry_closed", None: "ui.dm_retry_failed"}[sent]
         await send_ephemeral(interaction, t(key, locale))

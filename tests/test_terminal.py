@@ -6,6 +6,7 @@ import io
 import re
 from pathlib import Path
 from string import Formatter
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,7 @@ from bot.terminal import presenter as terminal_presenter
 from bot.terminal.console import display_width, wrap
 from bot.terminal.menus import Entry, Moves, Refusal
 from bot.terminal.moves import build as build_moves
+from tests.e2e.english import english_fragments
 
 
 class Script:
@@ -305,7 +307,8 @@ async def test_levels_and_players_together():
     assert code == 0 and lines[0] == "Mythical Dice: Ann against 2 computer players (easy, hard)."
 
 
-def test_command_line_arguments():
+def test_command_line_arguments(monkeypatch):
+    set_environment_locale(monkeypatch, "C")
     args = terminal.build_parser().parse_args(
         ["pig", "--players", "3", "--level", "easy,hard", "-o", "target=50", "--option", "dice=2", "--seed", "4"]
     )
@@ -320,6 +323,56 @@ def test_command_line_arguments():
     args = terminal.build_parser().parse_args(["pig", "-o", "target=20", "--seed", "2", "--pause", "0"])
     assert terminal.main_from_args(args, input=Script(then="1"), output=out) == 0
     assert "🏁 Result: " in out.getvalue()
+
+
+def set_environment_locale(monkeypatch, lang: str) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("ru_RU.UTF-8", "ru"), ("cy_GB.UTF-8", "cy"), ("et_EE", "et"), ("el_GR.UTF-8", "el"), ("fr_FR.UTF-8", "en"),
+     ("C", "en"), ("", "en")],
+)  # fmt: skip
+def test_the_locale_defaults_to_the_environments(monkeypatch, lang, expected):
+    set_environment_locale(monkeypatch, lang)
+    assert terminal.build_parser().parse_args(["pig"]).locale == expected
+
+
+def test_the_locale_is_one_of_the_shipped_languages(monkeypatch, capsys):
+    set_environment_locale(monkeypatch, "C")
+    assert terminal.build_parser().parse_args(["pig", "--locale", "cy"]).locale == "cy"
+    with pytest.raises(SystemExit):
+        terminal.build_parser().parse_args(["pig", "--locale", "xx"])
+    assert "invalid choice: 'xx'" in capsys.readouterr().err
+    assert "en, it, ru, el, de, cy, et" in " ".join(terminal.build_parser().format_help().split())
+
+
+def lines_in_english(lines: list[str], locale: str) -> list[str]:
+    """The English catalog fragments (see tests/e2e/english.py) in the terminal's output."""
+    text = "\n".join(lines)
+    return sorted(f for f in english_fragments(locale) if f in text)
+
+
+async def test_a_whole_game_in_welsh_prints_no_english():
+    script = Script(["help", "rules", "table", "banana"], then="1")
+    code, lines = await run("pig", script, options={"target": "20"}, locale="cy")
+    assert code == 0 and lines[-1] in (t("terminal.win", "cy"), t("terminal.lost", "cy"))
+    assert t("terminal.result", "cy").split("{")[0] in "\n".join(lines)
+    assert script.prompts[0] == t("terminal.prompt", "cy", choices="1")
+    assert lines_in_english(lines, "cy") == []
+
+
+def test_the_environments_russian_is_the_default(monkeypatch):
+    set_environment_locale(monkeypatch, "ru_RU.UTF-8")
+    out = io.StringIO()
+    args = terminal.build_parser().parse_args(["pig", "--seed", "3", "--pause", "0", "-o", "target=20"])
+    assert terminal.main_from_args(args, input=Script(then="1"), output=out) == 0
+    lines = out.getvalue().splitlines()
+    assert t("terminal.result", "ru").split("{")[0] in out.getvalue()
+    assert lines_in_english(lines, "ru") == []
 
 
 # --------------------------------------------------------------------------------------------
@@ -343,12 +396,26 @@ def test_every_terminal_key_is_in_the_english_catalog():
     assert sorted(defined - used) == []  # and no catalog text that nothing prints
 
 
-def test_german_falls_back_to_english_for_missing_terminal_texts():
-    german, english = catalog("de"), catalog("en")
-    assert german and "error.not_your_turn" in german  # the German catalog exists ...
+def without_terminal_texts(monkeypatch, locale: str) -> None:
+    """``locale``'s catalog as if its translator had not reached the terminal's texts yet."""
+    real_catalog = bot.i18n.catalog
+
+    def partial(code: str) -> dict[str, Any]:
+        texts = real_catalog(code)
+        if code != locale:
+            return texts
+        return {k: v for k, v in texts.items() if not k.startswith(("terminal.", "simulate."))}
+
+    monkeypatch.setattr(bot.i18n, "catalog", partial)
+
+
+def test_a_catalog_without_terminal_texts_falls_back_to_english(monkeypatch):
+    without_terminal_texts(monkeypatch, "de")
+    german, english = bot.i18n.catalog("de"), catalog("en")
+    assert german and "error.not_your_turn" in german
     assert t("error.not_your_turn", "de") != t("error.not_your_turn", "en")
     missing = [key for key in english if key.startswith(("terminal.", "simulate.")) and key not in german]
-    assert missing  # ... but has no terminal texts yet: those come out in English
+    assert missing
     for key in missing:
         texts = english[key].values() if isinstance(english[key], dict) else [english[key]]
         params = {field: 0.5 for text in texts for _, field, _, _ in Formatter().parse(text) if field}
@@ -358,6 +425,7 @@ def test_german_falls_back_to_english_for_missing_terminal_texts():
 
 
 async def test_the_locale_reaches_the_table_and_english_fills_the_gaps(monkeypatch):
+    without_terminal_texts(monkeypatch, "de")
     created: list[str] = []
     real_create = TableService.create
 
@@ -369,7 +437,7 @@ async def test_the_locale_reaches_the_table_and_english_fills_the_gaps(monkeypat
     monkeypatch.setattr(TableService, "create", create)
     code, lines = await run("pig", Script(["quit"]), options={"target": "20"}, locale="de-DE")
     assert code == 0 and created == ["de"]
-    assert "Pig: Ann against 1 computer player (normal)." in lines  # no German text yet: English
+    assert f"{t('game.pig', 'de')}: Ann against 1 computer player (normal)." in lines  # no German text: English
     assert lines[-1] == "You left the table; the game is not finished. Bye!"
 
 
@@ -377,8 +445,11 @@ async def test_terminal_text_comes_from_the_locales_catalog(monkeypatch):
     real_catalog = bot.i18n.catalog
     german = {"terminal.prompt": "Dein Zug [{choices}] > ", "terminal.quit": "Du hast den Tisch verlassen. Tschüss!"}
 
-    def catalog_with_german(locale: str) -> dict[str, str]:
-        return {**real_catalog(locale), **german} if locale == "de" else real_catalog(locale)
+    def catalog_with_german(locale: str) -> dict[str, Any]:
+        texts = real_catalog(locale)
+        if locale != "de":
+            return texts
+        return {**{k: v for k, v in texts.items() if k != "terminal.menu"}, **german}  # the menu's title: untranslated
 
     monkeypatch.setattr(bot.i18n, "catalog", catalog_with_german)
     script = Script(["quit"])
@@ -671,7 +742,8 @@ def test_terminal_variants_replace_discord_wording_only_in_the_terminal():
     token = SURFACE.set("terminal")
     try:
         assert t("mythic.your_bid_prompt", "en", max=2) == "👉 Bid 0 to 2 tricks: type the number at the prompt."
-        assert t("mythic.your_bid_prompt", "de", max=2) == "👉 Bid 0 to 2 tricks: type the number at the prompt."
+        german = t("mythic.your_bid_prompt", "de", max=2)
+        assert "/mythic" not in german and german != t("mythic.your_bid_prompt", "en", max=2)
         assert t("pig.roll_button", "en") == "Roll"  # no variant: the shared text
         for game in ("pig", "mia", "mex", "liar", "mythic"):
             assert not DISCORD_ONLY.search(rules_text(game, {}, "en")), game

@@ -306,6 +306,45 @@ def set_dms_closed(user_id: int, closed: bool, at: float | None = None) -> State
     )
 
 
+async def user_languages(store: Store) -> tuple[dict[int, str], dict[int, str]]:
+    """({user id: their ``/me language``}, {user id: the Discord locale last seen on their interactions})."""
+    rows = await store.fetch_all(
+        "SELECT user_id, language, discord_locale FROM users WHERE language IS NOT NULL OR discord_locale IS NOT NULL"
+    )
+    return (
+        {r[0]: r[1] for r in rows if r[1] is not None},
+        {r[0]: r[2] for r in rows if r[2] is not None},
+    )
+
+
+def set_user_language(user_id: int, language: str | None) -> Statement:
+    """A member's ``/me language`` (None: follow their Discord client again)."""
+    return (
+        "INSERT INTO users (user_id, language) VALUES (?,?)"
+        " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
+        (user_id, language),
+    )
+
+
+def set_discord_locale(user_id: int, locale: str) -> Statement:
+    return (
+        "INSERT INTO users (user_id, discord_locale) VALUES (?,?)"
+        " ON CONFLICT (user_id) DO UPDATE SET discord_locale = excluded.discord_locale",
+        (user_id, locale),
+    )
+
+
+async def guild_languages(store: Store) -> dict[int, str]:
+    """Every server's ``/settings language``: read once at start, so no click waits for it."""
+    rows = await store.fetch_all("SELECT guild_id, value FROM guild_settings WHERE key = 'language'")
+    return {r[0]: json.loads(r[1]) for r in rows}
+
+
+def set_game_locale(game_id: int, locale: str) -> Statement:
+    """Only the table's language in its meta (the rest of the meta is the snapshot's and stays as it is)."""
+    return "UPDATE games SET meta = json_set(meta, '$.locale', ?) WHERE id = ?", (locale, game_id)
+
+
 # -- turn reminders -------------------------------------------------------------------------
 
 

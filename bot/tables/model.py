@@ -99,6 +99,7 @@ class Table:
         default=None, repr=False, compare=False
     )
     locale: str = "en"
+    locale_chosen: bool = False  # the host chose ``locale`` (``language:``): the server's language does not change it
     deadline: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     seen: deque[int | str] = field(default_factory=lambda: deque(maxlen=SEEN), repr=False)  # interaction_key()s
@@ -185,9 +186,10 @@ class Table:
         # Fair dice: the stream's nonce at this snapshot, so a restart goes on from it plus the draws logged since.
         fair = self.fair
         draws = "" if fair is None else f',"draws":{fair.nonce}'
+        chosen = ',"chosen":true' if self.locale_chosen else ""
         return (
             f'{{"timeouts":{dumps(self.timeouts)},"locale":{dumps(self.locale)},"log":{dumps(log)},'
-            f'"acted":{dumps(list(moves.items()))}{seen}{draws}}}'
+            f'"acted":{dumps(list(moves.items()))}{seen}{draws}{chosen}}}'
         )
 
     def load_meta(self, meta: dict[str, Any], log_text: str | None = None) -> bool:
@@ -200,6 +202,7 @@ class Table:
         else:
             self.log.extend([(kind, data) for kind, data in meta.get("log", [])])
         self.locale = meta.get("locale", "en")
+        self.locale_chosen = bool(meta.get("chosen"))
         seen = meta.get("seen")
         if seen:
             self.seen.extend(seen)

@@ -35,6 +35,7 @@ from bot.games.dice import DiceSource, RecordingDice, ReplayDice, SecureDice
 from bot.games.fair import FairDice, client_seed_from, count_draws
 from bot.games.logged import FORFEIT, TIMEOUT, apply_logged
 from bot.jsontext import dumps, loads
+from bot.languages import SHIPPED
 from bot.store import Store, repo
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
@@ -123,6 +124,7 @@ class TableService:
         self.by_channel: dict[int, Table] = {}
         self.by_id: dict[int, Table] = {}
         self._settings: dict[int, dict[str, Any]] = {}
+        self.languages: dict[int, str] = {}  # guild id -> its ``/settings language`` (read at start: clicks need it)
         self._opening: dict[int, str] = {}  # channel id -> game of a create in flight there
         self.deadlines = Deadlines(self)
         self._run_dispatcher = run_dispatcher
@@ -154,6 +156,7 @@ class TableService:
 
     async def start(self) -> list[Table]:
         """Load every open table, re-arm its deadline, start the dispatcher; returns the tables."""
+        self.languages = await repo.guild_languages(self.store)
         with _gc_paused():
             await self._restore()
         if self._run_dispatcher:
@@ -399,6 +402,31 @@ class TableService:
         """Turn reminders at half of the turn time, on (the default) or off for this server."""
         await self._set_setting(guild_id, "reminders", None if on else False)
 
+    def server_language(self, guild_id: int | None) -> str | None:
+        """The server's ``/settings language``, None if it never set one (no read: loaded at start)."""
+        return self.languages.get(guild_id) if guild_id is not None else None
+
+    async def set_language(self, guild_id: int, language: str) -> list[Table]:
+        """The server's language: every new table's, and every open table's whose host did not choose one (these
+        are returned, shown again in it). An unknown code is refused and changes nothing."""
+        if language not in SHIPPED:
+            raise TableError("unknown_language", language=language[:20], languages=", ".join(SHIPPED))
+        settings = await self.settings(guild_id)
+        switched = [
+            table
+            for table in self.by_id.values()
+            if table.guild_id == guild_id and not table.locale_chosen and table.locale != language
+        ]
+        await self.store.write(
+            [repo.set_guild_setting(guild_id, "language", language)]
+            + [repo.set_game_locale(table.id, language) for table in switched]
+        )
+        settings["language"] = self.languages[guild_id] = language
+        for table in switched:
+            table.locale = language
+            self.presenter.publish(table, [])  # the table message is drawn again, in the new language
+        return switched
+
     async def set_default_options(self, guild_id: int, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """Validate ``options`` with the engine and store them as the server's defaults (None resets)."""
         engine = get_engine(game)
@@ -443,7 +471,10 @@ class TableService:
         game: str,
         options: dict[str, Any] | None = None,
         locale: str = "en",
+        locale_chosen: bool = False,
     ) -> Table:
+        """``locale``: the table's language; ``locale_chosen``: the host chose it (the server's language then
+        never changes it)."""
         engine = get_engine(game)
         # One open table per channel: a create waits for no other channel's (its commit is an fsync), only a
         # second create in the same channel is refused while the first is in flight.
@@ -465,7 +496,7 @@ class TableService:
                 "host_id": host.id,
                 "options": chosen,
                 "seats": [host.to_json()],
-                "meta": {"timeouts": [], "log": [], "locale": locale},
+                "meta": {"timeouts": [], "log": [], "locale": locale, **({"chosen": True} if locale_chosen else {})},
                 "now": now,
                 "fair": None if fair is None else self._fair_json(fair),
             }
@@ -473,6 +504,7 @@ class TableService:
             game_id, _ = await self.store.write([repo.insert_game(row), repo.set_new_game_deadline(now + LOBBY_IDLE)])
             assert game_id is not None  # an INSERT always has a row id
             table = Table(game_id, guild_id, channel_id, game, "lobby", host.id, chosen, [host], locale=locale)
+            table.locale_chosen = locale_chosen
             table.dice, table.fair = dice, fair
             self.deadlines.arm(game_id, now + LOBBY_IDLE, 0)
             table.deadline = now + LOBBY_IDLE

@@ -9,7 +9,8 @@ import sys
 from typing import TextIO
 
 from bot.games import available_games
-from bot.i18n import DEFAULT, t
+from bot.i18n import t
+from bot.languages import SHIPPED, from_environment
 from bot.simulate import add_option_argument, known_levels, options_dict
 from bot.terminal.console import InputFn, OutputFn
 from bot.terminal.game import DEFAULT_NAME, DEFAULT_PAUSE, play
@@ -61,11 +62,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help=f"seconds before each computer move (default {DEFAULT_PAUSE})",
     )
     parser.add_argument("--name", default=DEFAULT_NAME, help=f"your name at the table (default {DEFAULT_NAME})")
+    default = from_environment()  # LANG=cy_GB.UTF-8 and the like; English if the environment's is not shipped
     parser.add_argument(
         "--locale",
-        default=DEFAULT,
-        help=f"the language of the table and of everything printed, e.g. de (default {DEFAULT}; "
-        "texts not yet translated are shown in English)",
+        default=default,
+        choices=SHIPPED,
+        help=t("terminal.opt_locale", default, locales=", ".join(SHIPPED)).replace("%", "%%"),
     )
     parser.set_defaults(handler=main_from_args)
     return parser

@@ -14,12 +14,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import normalise, t
+from bot.i18n import t
 from bot.render import event_text, rules_text, seat_names
 from bot.tables import Seat, Table, TableError
 from cogs.utils.components import MAX_CHOICES, table_view
 from cogs.utils.presenter import table_embed
-from cogs.utils.replies import AnswersErrors, channel_of, locale_of, send_ephemeral, within_deadline
+from cogs.utils.replies import (
+    AnswersErrors,
+    channel_of,
+    locale_of,
+    note_locale,
+    send_ephemeral,
+    table_locale_of,
+    within_deadline,
+)
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -80,16 +88,22 @@ class GameCog(AnswersErrors, commands.GroupCog):
 
     # -- shared commands ----------------------------------------------------------------------
 
-    async def open_table(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+    async def open_table(
+        self, interaction: discord.Interaction, options: dict[str, Any], language: str | None = None
+    ) -> None:
+        """``language``: the host's choice for the table (sticky), else the server's (see ``table_locale_of``)."""
         options = {k: v for k, v in options.items() if v is not None}
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        locale = table_locale_of(interaction, language)
+        note_locale(interaction)  # before any DM to the host can be sent
         table = await self.tables.create(
             interaction.guild_id,
             interaction.channel_id,
             seat_for(interaction.user, str(interaction.id)),  # the host's entropy: the opening command's id
             self.game,
             options,
-            locale=normalise(interaction.guild_locale),
+            locale=locale,
+            locale_chosen=language is not None,
         )
         presenter = self.bot.presenter
         async with presenter.holding(table) as held:  # this response becomes the table message

@@ -20,8 +20,10 @@ import discord
 
 from bot.games import Event, Outcome
 from bot.i18n import t
+from bot.languages import for_person
 from bot.render import private_text, seat_names, table_text
 from bot.store import repo
+from bot.store.db import Statement
 from cogs.utils.components import table_view
 
 if TYPE_CHECKING:
@@ -105,6 +107,8 @@ class DiscordPresenter:
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
         self.dms_closed: dict[int, float] = {}  # user id -> when a DM to them last failed (DMs closed)
+        self.user_language: dict[int, str] = {}  # user id -> their ``/me language``
+        self.seen_locale: dict[int, str] = {}  # user id -> the Discord locale of their last interaction (for DMs)
         self.dm_retry_after = DM_RETRY_AFTER
         self.clock: Callable[[], float] = time.time
         self._posted: dict[int, Reminder] = {}  # table id -> its reminder message in the channel
@@ -121,6 +125,7 @@ class DiscordPresenter:
 
     async def load(self) -> None:
         self.dms_closed = await repo.dms_closed_users(self.bot.store)
+        self.user_language, self.seen_locale = await repo.user_languages(self.bot.store)
         for row in await repo.reminders(self.bot.store):  # reminders left from before a restart
             self._posted[row["game_id"]] = Reminder(row["channel_id"], row["version"], message_id=row["message_id"])
             if not row["open"]:
@@ -132,10 +137,13 @@ class DiscordPresenter:
         for event in events:
             if event.to is not None and event.to < len(table.seats):
                 seat = table.seats[event.to]
-                text = private_text(table, event, table.locale)
-                if text and not seat.is_bot:
+                if seat.is_bot:
+                    continue
+                locale = self.dm_language(table, seat.id)
+                text = private_text(table, event, locale)
+                if text:
                     key = (table.id, seat.id)
-                    task = self._spawn(self._send_secret(table, seat.id, text))
+                    task = self._spawn(self._send_secret(table, seat.id, text, locale))
                     self._secret_tasks[key].add(task)
                     task.add_done_callback(self._secret_tasks[key].discard)
         if table.status == "finished" and table.id not in self._ended:
@@ -161,7 +169,7 @@ class DiscordPresenter:
     @staticmethod
     def look(table: Table) -> tuple[object, ...]:
         """What the table message depends on: the version moves with play, the seats with the lobby."""
-        return (table.version, table.status, table.host_id, tuple(s.id for s in table.seats))
+        return (table.version, table.status, table.host_id, tuple(s.id for s in table.seats), table.locale)
 
     @asynccontextmanager
     async def holding(self, table: Table) -> AsyncIterator[Hold]:
@@ -308,25 +316,55 @@ class DiscordPresenter:
         table.message_id = message_id
         await self.bot.store.write([repo.update_game(table.id, self.bot.tables.clock(), message_id=message_id)])
 
+    # -- languages --------------------------------------------------------------------------
+
+    def dm_language(self, table: Table, user_id: int) -> str:
+        """A DM's language (no interaction to ask): the player's ``/me language``, else the Discord locale last
+        seen on their interactions (an English client at a Welsh or Estonian server: the server's), else the
+        table's."""
+        server = self.bot.tables.server_language(table.guild_id)
+        return for_person(self.user_language.get(user_id), self.seen_locale.get(user_id), server, table.locale)
+
+    def note_locale(self, user_id: int, locale: object) -> None:
+        """Remember the Discord locale of a user's interaction, for their DMs; written only when it changed."""
+        text = str(getattr(locale, "value", locale) or "")
+        if text and self.seen_locale.get(user_id) != text:
+            self.seen_locale[user_id] = text
+            self._spawn(self._write([repo.set_discord_locale(user_id, text)], "their Discord locale"))
+
+    async def set_user_language(self, user_id: int, language: str | None) -> None:
+        """A member's ``/me language`` (None: follow their Discord client again)."""
+        await self.bot.store.write([repo.set_user_language(user_id, language)])
+        if language is None:
+            self.user_language.pop(user_id, None)
+        else:
+            self.user_language[user_id] = language
+
+    async def _write(self, statements: list[Statement], what: str) -> None:
+        try:
+            await self.bot.store.write(statements)
+        except Exception:  # a courtesy (a language remembered): never a reason to fail what the user did
+            log.exception("could not store %s", what)
+
     # -- secrets ----------------------------------------------------------------------------
 
-    def dm_header(self, table: Table) -> str:
+    def dm_header(self, table: Table, locale: str) -> str:
         """The first line of a DM: the game and table, its server and channel, and a link to the table message
         (a player at two tables must tell them apart)."""
         guild = self.bot.get_guild(table.guild_id)
         channel = self.bot.get_channel(table.channel_id)
         return t(
             "table.dm_header",
-            table.locale,
-            game=t(f"game.{table.game}", table.locale),
+            locale,
+            game=t(f"game.{table.game}", locale),
             id=table.id,
             guild=guild.name if guild is not None else table.guild_id,
             channel=getattr(channel, "name", table.channel_id),
             link=table_link(table),
         )
 
-    async def _send_secret(self, table: Table, user_id: int, text: str) -> None:
-        header = self.dm_header(table)
+    async def _send_secret(self, table: Table, user_id: int, text: str, locale: str) -> None:
+        header = self.dm_header(table, locale)
         if not self.dm_closed(user_id) and await self.send_dm(user_id, f"{header}\n{text}"):
             return
         self.pending[(table.id, user_id)].append(text)

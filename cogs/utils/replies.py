@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.games import IllegalMove
 from bot.i18n import normalise, t
+from bot.languages import SHIPPED, for_person, for_table
 from bot.render import error_text, seat_names
 from bot.tables import TableError
 
@@ -24,7 +25,34 @@ DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
 
 
 def locale_of(interaction: discord.Interaction) -> str:
-    return normalise(interaction.locale or interaction.guild_locale)
+    """A private reply's language: the member's ``/me language``; else, for an English Discord client at a server
+    whose language Discord has no locale for (Welsh, Estonian), the server's; else their Discord locale if shipped;
+    else the server's language; else English. Read from memory only (a click waits for no query)."""
+    bot = interaction.client
+    presenter = getattr(bot, "presenter", None)
+    own = presenter.user_language.get(interaction.user.id) if presenter is not None else None
+    server = _server_language(interaction)
+    return normalise(for_person(own, interaction.locale, server, for_table(None, server, interaction.guild_locale)))
+
+
+def table_locale_of(interaction: discord.Interaction, chosen: str | None = None) -> str:
+    """A new table's language: the host's ``language:`` (``chosen``), else the server's ``/settings language``,
+    else the server's preferred locale if shipped, else English. An unknown ``chosen`` is refused."""
+    if chosen is not None and chosen not in SHIPPED:
+        raise TableError("unknown_language", language=chosen[:20], languages=", ".join(SHIPPED))
+    return for_table(chosen, _server_language(interaction), interaction.guild_locale)
+
+
+def _server_language(interaction: discord.Interaction) -> str | None:
+    tables = getattr(interaction.client, "tables", None)
+    return tables.server_language(interaction.guild_id) if tables is not None else None
+
+
+def note_locale(interaction: discord.Interaction) -> None:
+    """Remember the user's Discord locale for the DMs they may get (sent with no interaction to ask)."""
+    presenter = getattr(interaction.client, "presenter", None)
+    if presenter is not None:
+        presenter.note_locale(interaction.user.id, interaction.locale)
 
 
 def channel_of(interaction: discord.Interaction) -> int:

@@ -44,18 +44,24 @@ class World:
         return await record.response()
 
 
+def new_world(fake: FakeDiscord, db: str, *, guild_locale: str = "en-US", user_locale: str = "en-US") -> World:
+    """The tavern: one server with a #dice channel, three players (bob's DMs closed) and a manager."""
+    guild = fake.add_guild("Tavern", channels=["dice"], locale=guild_locale)
+    return World(
+        fake=fake,
+        guild=guild,
+        channel=guild.channel("dice"),
+        alice=fake.add_user("alice", guild=guild, locale=user_locale),
+        bob=fake.add_user("bob", guild=guild, dms_open=False, locale=user_locale),
+        carol=fake.add_user("carol", guild=guild, locale=user_locale),
+        admin=fake.add_user(
+            "admin", guild=guild, permissions=DEFAULT_MEMBER_PERMISSIONS | MANAGE_GUILD, locale=user_locale
+        ),
+        db=db,
+    )
+
+
 @pytest.fixture
 async def world(tmp_path) -> AsyncIterator[World]:
     async with FakeDiscord() as fake:
-        guild = fake.add_guild("Tavern", channels=["dice"])
-        world = World(
-            fake=fake,
-            guild=guild,
-            channel=guild.channel("dice"),
-            alice=fake.add_user("alice", guild=guild),
-            bob=fake.add_user("bob", guild=guild, dms_open=False),
-            carol=fake.add_user("carol", guild=guild),
-            admin=fake.add_user("admin", guild=guild, permissions=DEFAULT_MEMBER_PERMISSIONS | MANAGE_GUILD),
-            db=str(tmp_path / "tavern.sqlite3"),
-        )
-        yield world
+        yield new_world(fake, str(tmp_path / "tavern.sqlite3"))

@@ -55,7 +55,9 @@ async def test_an_unexpected_failure_in_a_command_is_logged_once_and_answered_on
 
 
 def fake_table(table_id: int = 7) -> SimpleNamespace:
-    return SimpleNamespace(id=table_id, version=3, status="running", host_id=1, seats=[SimpleNamespace(id=1)])
+    return SimpleNamespace(
+        id=table_id, version=3, status="running", host_id=1, seats=[SimpleNamespace(id=1)], locale="en"
+    )
 
 
 async def test_holding_releases_with_what_the_block_showed():
