@@ -15,6 +15,7 @@ from discord.app_commands import TranslationContext, TranslationContextLocation
 from discord.ext import commands
 
 from bot.i18n import has, t
+from bot.render import split_text
 from bot.tables import TableError
 from bot.translator import key_for
 from cogs.utils.games import game_choices
@@ -168,36 +169,41 @@ async def overview(words: Words, locale: str, roots: list[Node], games: dict[str
         if shared:
             names = " ".join([f"`/{await words.path(g)}`" for g in game_roots])
             lines = [await words.line(c, short=True) for c in game_roots[0].commands if c.name in shared]
-            embed.add_field(name=t("help.shared", locale, groups=names)[:256], value=fit(lines, FIELD), inline=False)
+            add_lines(embed, t("help.shared", locale, groups=names)[:256], lines)
         for group in game_roots:
-            name, value = await game_field(words, locale, group, games[group.name], shared, compact)
-            embed.add_field(name=name, value=value, inline=False)
+            name, lines = await game_field(words, locale, group, games[group.name], shared, compact)
+            add_lines(embed, name, lines)
         lines = [await words.line(c) for root in others for c in leaves(root)]
         if lines:
             if compact:
                 lines = [" ".join([f"`/{await words.path(c)}`" for root in others for c in leaves(root)])]
-            embed.add_field(name=t("help.other", locale), value=fit(lines, FIELD), inline=False)
+            add_lines(embed, t("help.other", locale), lines)
         if len(embed) <= TOTAL and len(embed.fields) <= FIELDS:
             return embed
     return trimmed(embed)
 
 
+def add_lines(embed: discord.Embed, name: str, lines: list[str]) -> None:
+    """A field of ``lines``, going on in more fields (unnamed) where they fill one: never cut."""
+    for n, part in enumerate(split_text("\n".join(lines), FIELD)):
+        embed.add_field(name=name if n == 0 else "\u200b", value=part, inline=False)
+
+
 async def game_field(
     words: Words, locale: str, group: app_commands.Group, game: str, shared: list[str], compact: bool
-) -> tuple[str, str]:
+) -> tuple[str, list[str]]:
     """One game: what it is, its own commands (names only when ``compact``), and where its rules are."""
     path = await words.path(group)
     own = [c for c in leaves(group) if c.name not in shared or c.parent is not group]
     lines = [" ".join([f"`/{await words.path(c)}`" for c in own])] if compact else [await words.line(c) for c in own]
     game_name = t(f"game.{game}", locale)
     rules = t("help.rules", locale, group=path, game=game_name)
-    value = fit([words.describe(group), *lines], FIELD - len(rules) - 1) + "\n" + rules
-    return t("help.game", locale, game=game_name, group=path)[:256], value
+    return t("help.game", locale, game=game_name, group=path)[:256], [words.describe(group), *lines, rules]
 
 
 async def detail(words: Words, locale: str, group: app_commands.Group, game: str, shared: list[str]) -> discord.Embed:
-    """One game's every command with its options, its own before the ``shared`` ones; options are dropped
-    before Discord's limits are hit."""
+    """One game's every command with its options, its own before the ``shared`` ones (a command's options run on
+    in more fields when they fill one); options are dropped before Discord's limits are hit."""
     path, game_name = await words.path(group), t(f"game.{game}", locale)
     embed = discord.Embed(title=t("help.detail_title", locale, game=game_name, group=path)[:256], colour=COLOUR)
     embed.description = fit(
@@ -212,8 +218,8 @@ async def detail(words: Words, locale: str, group: app_commands.Group, game: str
             for param in command.parameters if with_options else []:
                 option, text = await words.parameter(param)
                 lines.append(t("help.option", locale, option=option, description=text))
-            embed.add_field(name=f"/{await words.path(command)}"[:256], value=fit(lines, FIELD), inline=False)
-        if len(embed) <= TOTAL:
+            add_lines(embed, f"/{await words.path(command)}"[:256], lines)
+        if len(embed) <= TOTAL and len(embed.fields) <= FIELDS:
             return embed
     return trimmed(embed)
 

@@ -96,6 +96,28 @@ def when(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:f>"
 
 
+PLAYERS_ROOM, WINNERS_ROOM = 200, 110  # characters: ten lines of ten 32-character names still fit the embed
+
+
+def listed(names: list[str], room: int) -> str:
+    """``names`` joined by commas, as many as fit in ``room`` characters, then ``+N`` for the others."""
+    shown = ", ".join(names)
+    kept = len(names)
+    while len(shown) > room and kept > 1:
+        kept -= 1
+        shown = ", ".join(names[:kept]) + f", +{len(names) - kept}"
+    return shown
+
+
+def history_line(g: Any, locale: str) -> str:
+    """One finished game of /history (a ``history.FinishedGame``)."""
+    names = listed(list(g.winners), WINNERS_ROOM)
+    winners = t("history.winners", locale, names=names) if names else t("history.no_winner", locale)
+    name = t(f"game.{g.game}", locale)
+    players = listed(list(g.players), PLAYERS_ROOM)
+    return t("history.line", locale, id=g.id, when=when(g.finished_at), game=name, players=players, winners=winners)
+
+
 async def history_page(
     bot: DiceTavern, guild_id: int, member: int | None, game: str | None, page: int, locale: str
 ) -> tuple[discord.Embed, int, int]:
@@ -104,15 +126,7 @@ async def history_page(
     pages = max(1, math.ceil(total / PAGE))
     page = min(max(page, 1), pages)
     games = await history.finished_games(bot.store, guild_id, member, game, PAGE, (page - 1) * PAGE)
-    lines = []
-    for g in games:
-        names = ", ".join(g.winners)
-        winners = t("history.winners", locale, names=names) if names else t("history.no_winner", locale)
-        name = t(f"game.{g.game}", locale)
-        players = ", ".join(g.players)
-        lines.append(
-            t("history.line", locale, id=g.id, when=when(g.finished_at), game=name, players=players, winners=winners)
-        )
+    lines = [history_line(g, locale) for g in games]
     what = t(f"game.{game}", locale) if game else t("history.all", locale)
     if member is not None:
         what += f" · <@{member}>"
