@@ -364,3 +364,21 @@ def test_the_checks_catch_an_overflow(games, monkeypatch):
     assert any("characters (limit 1024)" in p for p in problems), problems  # the log field, with a hold in it
     pages = rules_pages("pig", {}, "en")
     assert len(pages) == 3 and all(len(p) <= CONTENT_LIMIT for p in pages)
+
+
+def test_a_rules_text_longer_than_a_message_is_sent_in_pages():
+    """Where a translation's rules run past 2,000 characters, /<game> rules must send rules_pages, not a cut text."""
+    import inspect
+
+    from cogs.utils.gamecog import GameCog
+
+    longest = max(
+        (
+            (len(rules_text(g, {}, locale)), locale, g)
+            for locale in LOCALES
+            for g in ("pig", "mia", "mex", "liar", "mythic")
+        ),
+    )
+    source = inspect.getsource(GameCog.rules.callback)
+    if longest[0] > CONTENT_LIMIT:
+        assert "rules_pages" in source, f"the rules of {longest[2]} in {longest[1]} are {longest[0]} characters"
