@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.languages import SHIPPED, discord_choices, display
-from bot.tables import TableError
+from bot.languages import discord_choices, display
+from bot.tables import check_language
 from cogs.utils.replies import AnswersErrors, locale_of, note_locale, send_ephemeral
 
 if TYPE_CHECKING:
@@ -29,8 +29,8 @@ class Me(AnswersErrors, commands.GroupCog, group_name="me", group_description=t(
     @app_commands.choices(language=discord_choices())
     async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
         """A language: the bot answers them privately (and DMs them) in it; none: their Discord language again."""
-        if language is not None and language not in SHIPPED:
-            raise TableError("unknown_language", language=language[:20], languages=", ".join(SHIPPED))
+        if language is not None:
+            check_language(language)
         note_locale(interaction)
         await self.bot.presenter.set_user_language(interaction.user.id, language)
         locale = locale_of(interaction)  # after the change: the answer is in the language they now get

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from bot.games import Engine, get_engine
 from bot.games.fair import FairDice
 from bot.jsontext import dumps, loads
+from bot.languages import SHIPPED
 
 SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
@@ -49,6 +50,13 @@ class TableError(Exception):
         super().__init__(code)
         self.code = code
         self.params = params
+
+
+def check_language(code: str) -> str:
+    """``code`` if it is a shipped language; else the refusal that lists them."""
+    if code not in SHIPPED:
+        raise TableError("unknown_language", language=code[:20], languages=", ".join(SHIPPED))
+    return code
 
 
 @dataclass(slots=True)

@@ -35,11 +35,10 @@ from bot.games.dice import DiceSource, RecordingDice, ReplayDice, SecureDice
 from bot.games.fair import FairDice, client_seed_from, count_draws
 from bot.games.logged import FORFEIT, TIMEOUT, apply_logged
 from bot.jsontext import dumps, loads
-from bot.languages import SHIPPED
 from bot.store import Store, repo
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
-from bot.tables.model import SEEN, Seat, Table, TableError, interaction_key, split_meta
+from bot.tables.model import SEEN, Seat, Table, TableError, check_language, interaction_key, split_meta
 from bot.tables.retention import Retention, compact_expired, retention_days
 
 log = logging.getLogger(__name__)
@@ -409,8 +408,7 @@ class TableService:
     async def set_language(self, guild_id: int, language: str) -> list[Table]:
         """The server's language: every new table's, and every open table's whose host did not choose one (these
         are returned, shown again in it). An unknown code is refused and changes nothing."""
-        if language not in SHIPPED:
-            raise TableError("unknown_language", language=language[:20], languages=", ".join(SHIPPED))
+        check_language(language)
         settings = await self.settings(guild_id)
         switched = [
             table

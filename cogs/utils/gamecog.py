@@ -198,6 +198,7 @@ class GameCog(AnswersErrors, commands.GroupCog):
         """A move by slash command: apply it, answer with what happened, let the table message update."""
         locale = locale_of(interaction)
         table = self._table_here(interaction)
+        note_locale(interaction)  # their next DM follows their client (a dict lookup unless it changed)
         table, events = await within_deadline(
             interaction, self.tables.act(table.channel_id, interaction.user.id, action, str(interaction.id))
         )

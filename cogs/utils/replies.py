@@ -12,9 +12,9 @@ from discord import app_commands
 
 from bot.games import IllegalMove
 from bot.i18n import normalise, t
-from bot.languages import SHIPPED, for_person, for_table
+from bot.languages import for_person, for_table
 from bot.render import error_text, seat_names
-from bot.tables import TableError
+from bot.tables import TableError, check_language
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -38,8 +38,8 @@ def locale_of(interaction: discord.Interaction) -> str:
 def table_locale_of(interaction: discord.Interaction, chosen: str | None = None) -> str:
     """A new table's language: the host's ``language:`` (``chosen``), else the server's ``/settings language``,
     else the server's preferred locale if shipped, else English. An unknown ``chosen`` is refused."""
-    if chosen is not None and chosen not in SHIPPED:
-        raise TableError("unknown_language", language=chosen[:20], languages=", ".join(SHIPPED))
+    if chosen is not None:
+        check_language(chosen)
     return for_table(chosen, _server_language(interaction), interaction.guild_locale)
 
 
