@@ -32,7 +32,6 @@ log = logging.getLogger(__name__)
 
 NAME_MAX, DESCRIPTION_MAX, CHOICE_MAX = 32, 100, 100  # Discord's limits
 NAMED = {Where.group_name: "group", Where.command_name: "command", Where.parameter_name: "param"}
-DESCRIBED = {Where.group_description, Where.command_description, Where.parameter_description}
 # Scripts Discord allows in a name besides letters and digits (\p{sc=Deva}, \p{sc=Thai}), as code point ranges.
 EXTRA_SCRIPTS = ((0x0900, 0x097F), (0xA8E0, 0xA8FF), (0x11B00, 0x11B5F), (0x0E00, 0x0E7F))
 
