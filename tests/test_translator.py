@@ -231,3 +231,34 @@ async def test_nothing_for_english_or_a_locale_we_do_not_ship():
     context: TranslationContext[Any, Any] = TranslationContext(Where.command_name, None)
     for locale in (discord.Locale.american_english, discord.Locale.british_english, discord.Locale.japanese):
         assert await translator.translate(app_commands.locale_str("bid"), locale, context) is None
+
+
+async def test_help_names_commands_as_the_picker_shows_them_and_describes_them_in_the_readers_language():
+    import sys
+
+    bot = DiceTavern(database_path=":memory:", commands_only=True)
+    await bot.setup_hook()
+    try:
+        help_cog = bot.get_cog("Help")
+        helps = sys.modules[type(help_cog).__module__]
+        liar = bot.tree.get_command("liar")
+        assert isinstance(liar, app_commands.Group)
+        bid = liar.get_command("bid")
+        assert isinstance(bid, app_commands.Command)
+        german, welsh = catalog("de"), catalog("cy")
+        # a German client: German names and descriptions
+        words = helps.Words(bot.tree.translator, discord.Locale.german, "de")
+        assert await words.path(bid) == f"{german['name.group.liar']} {german['name.command.bid']}"
+        assert words.describe(bid) == german["liar.cmd.bid"]
+        # a Welsh reader on an English client: English names (Discord has no Welsh), Welsh descriptions
+        words = helps.Words(bot.tree.translator, discord.Locale.british_english, "cy")
+        assert await words.path(bid) == "liar bid"
+        assert words.describe(bid) == welsh["liar.cmd.bid"] != catalog("en")["liar.cmd.bid"]
+        option, described = await words.parameter(bid.parameters[0])
+        assert (option, described) == ("quantity", welsh["liar.cmd.bid_quantity"])
+        # a German client whose owner chose Welsh (/me language): the names they type, their language's words
+        words = helps.Words(bot.tree.translator, discord.Locale.german, "cy")
+        assert await words.path(bid) == f"{german['name.group.liar']} {german['name.command.bid']}"
+        assert words.describe(liar) == welsh["liar.cmd.group"]
+    finally:
+        await bot.close()
