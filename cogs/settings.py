@@ -59,11 +59,13 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
         return False
 
     @app_commands.command(name="timeout", description=t("cmd.settings_timeout"))
+    @app_commands.describe(seconds=t("cmd.settings_timeout_seconds"))
     async def timeout(self, interaction: discord.Interaction, seconds: int) -> None:
         await self.bot.tables.set_timeout(guild_of(interaction), seconds)
         await send_ephemeral(interaction, t("ui.settings_saved", locale_of(interaction), detail=f"timeout={seconds}s"))
 
     @app_commands.command(name="options", description=t("cmd.settings_options"))
+    @app_commands.describe(game=t("cmd.settings_options_game"), values=t("cmd.settings_options_values"))
     @app_commands.choices(game=game_choices())
     async def options(self, interaction: discord.Interaction, game: str, values: str = "") -> None:
         parsed = parse_options(values) if values.strip() else None

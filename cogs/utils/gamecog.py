@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.render import event_text, rules_text, seat_names
+from bot.render import event_text, rules_pages, seat_names
 from bot.tables import Seat, Table, TableError
 from cogs.utils.components import MAX_CHOICES, table_view
 from cogs.utils.presenter import table_embed
@@ -141,7 +141,10 @@ class GameCog(AnswersErrors, commands.GroupCog):
         options = {}
         if table is not None and table.game == self.game:
             options = table.engine.options(table.options).changed()
-        await send_ephemeral(interaction, rules_text(self.game, options, locale)[:2000])
+        first, *more = rules_pages(self.game, options, locale)  # a translation may run past one message
+        await send_ephemeral(interaction, first)
+        for page in more:
+            await interaction.followup.send(page, ephemeral=True)
 
     @app_commands.command(name="kick", description=t("cmd.kick"))
     @app_commands.describe(player=t("cmd.kick_player"))

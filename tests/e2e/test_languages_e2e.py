@@ -12,6 +12,7 @@ import pytest
 from bot.games.dice import ScriptedDice
 from bot.i18n import t
 from bot.languages import display
+from bot.render import rules_pages, rules_text
 from cogs.utils.presenter import table_embed
 from tests.e2e.conftest import World, new_world
 from tests.e2e.english import assert_no_english, english_in
@@ -205,4 +206,22 @@ async def test_a_dm_follows_the_last_discord_locale_seen(world: World):
         assert (await world.click(world.alice, board, "start")).type == 7
         dm = await world.fake.wait_for_dm(world.alice, lambda m: "⚄5 ⚂3" in m.text)
         assert not english_in([dm], "it"), dm.text
+    world.fake.assert_no_problems()
+
+
+async def test_rules_longer_than_a_message_come_in_pages(world: World):
+    """A translation's rules may run past Discord's 2,000 characters: they are sent whole, in pages."""
+    locale, game = max(
+        ((code, g) for code in ("it", "ru", "el", "de") for g in ("pig", "mia", "mex", "liar", "mythic")),
+        key=lambda pair: len(rules_text(pair[1], {}, pair[0])),
+    )
+    async with world.bot():
+        record = await world.fake.slash(world.alice, world.channel, game, "rules", locale=locale)
+        reply = await record.response()
+        expected = rules_pages(game, {}, locale)
+        if len(expected) > 1:
+            await record.wait_followups(len(expected) - 1)
+        texts = [reply.content, *(m.content for m in reply.followups)]
+        assert texts == expected and all(m.ephemeral for m in [reply.expect_message(), *reply.followups])
+        assert all(len(text) <= 2000 for text in texts)
     world.fake.assert_no_problems()
