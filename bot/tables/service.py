@@ -415,13 +415,22 @@ class TableService:
             for table in self.by_id.values()
             if table.guild_id == guild_id and not table.locale_chosen and table.locale != language
         ]
-        await self.store.write(
-            [repo.set_guild_setting(guild_id, "language", language)]
-            + [repo.set_game_locale(table.id, language) for table in switched]
-        )
-        settings["language"] = self.languages[guild_id] = language
+        # In memory before the write is queued: a snapshot built before this joins the group commit ahead of it (its
+        # meta's old locale is then overwritten), one built after already has the new locale.
+        before = [(table, table.locale) for table in switched]
         for table in switched:
             table.locale = language
+        try:
+            await self.store.write(
+                [repo.set_guild_setting(guild_id, "language", language)]
+                + [repo.set_game_locale(table.id, language) for table in switched]
+            )
+        except BaseException:
+            for table, locale in before:
+                table.locale = locale
+            raise
+        settings["language"] = self.languages[guild_id] = language
+        for table in switched:
             self.presenter.publish(table, [])  # the table message is drawn again, in the new language
         return switched
 
