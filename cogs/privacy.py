@@ -1,0 +1,155 @@
+"""/privacy: what is stored and for how long, the leaderboard opt-out, and deleting a member's data.
+
+Works in DMs and servers: a member's data is theirs, not a server's. ``/privacy delete`` answers with a confirm
+and a cancel button (``PrivacyButton``, a DynamicItem: its custom_id holds the member and when it expires, so it
+works after a restart, refuses anyone else's click and does nothing once expired). Every answer is ephemeral.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.parsing import parse_int
+from bot.i18n import t
+from bot.store import privacy
+from cogs.utils.components import button_label
+from cogs.utils.replies import AnswersErrors, locale_of, send_ephemeral, within_deadline
+
+if TYPE_CHECKING:
+    from bot.client import DiceTavern
+
+CONFIRM_FOR = 300.0  # seconds a confirmation stays valid
+PRIVACY_ID = r"pv:(?P<way>yes|no):(?P<user>[0-9]{1,20}):(?P<until>[0-9]{1,12})"
+
+
+def deleted_name(locale: str, seat: int | None = None) -> str:
+    """What replaces a deleted member's name at a table that spoke ``locale`` (``seat`` when the word is taken)."""
+    if seat is None:
+        return t("privacy.deleted_player", locale)
+    return t("privacy.deleted_player_seat", locale, seat=seat)
+
+
+def info_text(locale: str, days: float) -> str:
+    moves = t("privacy.moves_days", locale, count=int(days)) if days > 0 else t("privacy.moves_forever", locale)
+    return t("privacy.info", locale, moves=moves)
+
+
+def _bot(interaction: discord.Interaction) -> DiceTavern:
+    return cast("DiceTavern", interaction.client)
+
+
+def seated_text(locale: str, game_ids: list[int]) -> str:
+    return "⚠️ " + t("privacy.seated", locale, ids=", ".join(f"#{g}" for g in game_ids))
+
+
+def confirm_view(user_id: int, until: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PrivacyButton("yes", user_id, until, t("privacy.confirm_button", locale)))
+    view.add_item(PrivacyButton("no", user_id, until, t("privacy.cancel_button", locale)))
+    return view
+
+
+class PrivacyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PRIVACY_ID):
+    """``pv:<yes|no>:<member id>:<expires, unix seconds>``: confirm or cancel a deletion."""
+
+    def __init__(self, way: str, user_id: int, until: int, label: str = "") -> None:
+        style = discord.ButtonStyle.danger if way == "yes" else discord.ButtonStyle.secondary
+        custom_id = f"pv:{way}:{user_id}:{until}"
+        super().__init__(discord.ui.Button(label=label or way, style=style, custom_id=custom_id))
+        self.way, self.user_id, self.until = way, user_id, until
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PrivacyButton:
+        user = parse_int(match["user"]) or 0  # beyond SQLite's INTEGER: nobody's, refused below
+        return cls(match["way"], user, int(match["until"]), button_label(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        if interaction.user.id != self.user_id:
+            await send_ephemeral(interaction, "⚠️ " + t("privacy.not_yours", locale))
+            return
+        bot = _bot(interaction)
+        if bot.tables.clock() > self.until:
+            await _close(interaction, t("privacy.expired", locale))
+            return
+        if self.way == "no":
+            await _close(interaction, t("privacy.cancelled", locale))
+            return
+        try:
+            done = await within_deadline(interaction, privacy.delete_member(bot.store, self.user_id, deleted_name))
+        except privacy.StillSeated as seated:
+            await send_ephemeral(interaction, seated_text(locale, seated.game_ids))
+            return
+        forget(bot, self.user_id)
+        text = t("privacy.deleted", locale, count=done.games, word=deleted_name(locale))
+        await _close(interaction, text)
+
+
+async def _close(interaction: discord.Interaction, text: str) -> None:
+    """The confirmation message becomes ``text``, without its buttons."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=text, view=None)
+    else:
+        await interaction.response.edit_message(content=text, view=None)
+
+
+def forget(bot: DiceTavern, user_id: int) -> None:
+    """What the bot remembers in memory of a deleted member (read from the users row at start)."""
+    presenter = getattr(bot, "presenter", None)
+    if presenter is None:
+        return
+    for memo in (presenter.user_language, presenter.seen_locale, presenter.dms_closed):
+        memo.pop(user_id, None)
+
+
+class Privacy(AnswersErrors, commands.GroupCog, group_name="privacy", group_description=t("privacy.cmd")):
+    def __init__(self, bot: DiceTavern) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PrivacyButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PrivacyButton)
+
+    @app_commands.command(name="info", description=t("privacy.cmd_info"))
+    async def info(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        embed = discord.Embed(
+            title=t("privacy.title", locale), description=info_text(locale, self.bot.tables.retention.days)
+        )
+        await send_ephemeral(interaction, embed=embed)
+
+    @app_commands.command(name="delete", description=t("privacy.cmd_delete"))
+    async def delete(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        user_id = interaction.user.id
+        seated = await privacy.open_tables(self.bot.store, user_id)
+        if seated:  # said now, not after the confirm: they leave first
+            await send_ephemeral(interaction, seated_text(locale, seated))
+            return
+        until = int(self.bot.tables.clock() + CONFIRM_FOR)
+        text = t("privacy.confirm", locale, word=deleted_name(locale), until=f"<t:{until}:R>")
+        await send_ephemeral(interaction, text, view=confirm_view(user_id, until, locale))
+
+    @app_commands.command(name="optout", description=t("privacy.cmd_optout"))
+    async def optout(self, interaction: discord.Interaction) -> None:
+        await self.bot.store.write([privacy.set_opted_out(interaction.user.id, True)])
+        await send_ephemeral(interaction, t("privacy.opted_out", locale_of(interaction)))
+
+    @app_commands.command(name="optin", description=t("privacy.cmd_optin"))
+    async def optin(self, interaction: discord.Interaction) -> None:
+        await self.bot.store.write([privacy.set_opted_out(interaction.user.id, False)])
+        await send_ephemeral(interaction, t("privacy.opted_in", locale_of(interaction)))
+
+
+async def setup(bot: DiceTavern) -> None:
+    await bot.add_cog(Privacy(bot))
