@@ -46,6 +46,24 @@ def test_the_picture_follows_the_data() -> None:
     assert rising == again  # same data, same picture: nothing carried over from an earlier render
 
 
+def test_a_kept_figure_carries_nothing_over() -> None:
+    """Each thread keeps a figure per size: a chart drawn after others (empty, other size, references, no band)
+    is the chart drawn first on a fresh thread."""
+    import threading
+
+    def fresh() -> bytes:
+        out: list[bytes] = []
+        worker = threading.Thread(target=lambda: out.append(rating_chart(points(40), text=TEXT)))
+        worker.start()
+        worker.join()
+        return out[0]
+
+    rating_chart(points(0), text=TEXT, references=LEVELS)
+    rating_chart(points(5000, drift=-0.2), text=TEXT, band=False, locale="de")
+    rating_chart(points(3), text=TEXT, size=(600, 300))
+    assert decode(rating_chart(points(40), text=TEXT)).tobytes() == decode(fresh()).tobytes()
+
+
 def test_reference_lines_and_band_are_drawn() -> None:
     plain = decode(rating_chart(points(30), text=TEXT, band=False)).tobytes()
     assert decode(rating_chart(points(30), text=TEXT, band=False, references=LEVELS)).tobytes() != plain
