@@ -95,8 +95,11 @@ async def _plan(
 ) -> tuple[list[Statement], Deleted]:
     games = await store.fetch_all(
         f"SELECT g.id, g.host_id, g.seats, g.state, g.meta FROM games g WHERE {_SEATED} OR g.host_id = ?"
-        " OR g.id IN (SELECT game_id FROM results WHERE user_id = ?)",
-        (user_id, user_id, user_id),
+        " OR g.id IN (SELECT game_id FROM results WHERE user_id = ?)"
+        # Their id elsewhere in a closed game's meta (an event naming them by id at a table they left before it
+        # started). An open table's meta is also in memory, and its next snapshot would write it back.
+        f" OR (g.status NOT IN {OPEN} AND instr(g.meta, ?) > 0)",
+        (user_id, user_id, user_id, str(user_id)),
     )
     counts = await store.fetch_one(
         "SELECT (SELECT COUNT(*) FROM results WHERE user_id = ?1),"
@@ -145,10 +148,11 @@ def _anonymise_game(
             names[seat["name"]] = word
             seat["id"], seat["name"] = anonymous, word
             taken.add(word)
-    meta = _replace(meta, user_id, anonymous, names)
+    word = deleted_name(locale, None)
+    meta = _replace(meta, user_id, anonymous, names, word)
     state = game["state"]
     if state is not None and str(user_id) in state:  # engines name seats by number: this is only a safeguard
-        state = dumps(_replace(loads(state), user_id, anonymous, names))
+        state = dumps(_replace(loads(state), user_id, anonymous, names, word))
     host = anonymous if game["host_id"] == user_id else game["host_id"]
     # updated_at stays: /history orders finished games by it, and retention compacts by it.
     return (
@@ -157,21 +161,23 @@ def _anonymise_game(
     )
 
 
-def _replace(value: Any, user_id: int, anonymous: int, names: dict[str, str]) -> Any:
+def _replace(value: Any, user_id: int, anonymous: int, names: dict[str, str], word: str) -> Any:
     """``value`` (decoded JSON) with the member's id replaced wherever it stands as a number, and their name
-    wherever it is a ``name`` field (the lobby's events: left, removed, new host)."""
+    wherever it is a ``name`` field: one of their names at the table (``names``: the lobby's events left, removed,
+    new host), or the ``name`` beside their id in the same object (``word`` then: a table they did not sit at)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
         return anonymous if value == user_id else value
     if isinstance(value, list):
-        return [_replace(v, user_id, anonymous, names) for v in value]
+        return [_replace(v, user_id, anonymous, names, word) for v in value]
     if isinstance(value, dict):
+        theirs = any(item == user_id and not isinstance(item, bool) for item in value.values())
         out = {}
         for key, item in value.items():
-            if key == "name" and isinstance(item, str) and item in names:
-                out[key] = names[item]
+            if key == "name" and isinstance(item, str) and (item in names or theirs):
+                out[key] = names.get(item, word)
             else:
-                out[key] = _replace(item, user_id, anonymous, names)
+                out[key] = _replace(item, user_id, anonymous, names, word)
         return out
     return value

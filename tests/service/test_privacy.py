@@ -251,3 +251,30 @@ async def test_opting_out_and_back_in(tmp_path):
         assert row is not None and row[0] == "el"  # the other settings stay
     finally:
         await store.close()
+
+
+async def test_an_event_naming_them_by_id_at_a_table_they_left_is_anonymised(tmp_path):
+    """A lobby they left before it started holds no seat of theirs; an event there that names them beside their
+    id (as ``{"name", "id"}``) is anonymised all the same, the other events stay."""
+    service = await open_service(str(tmp_path / "tavern.db"))
+    store = service.store
+    try:
+        lobby = await service.create(GUILD, OTHER, BRAM, "pig", {"target": 20})
+        await service.join(OTHER, ZEPH)
+        await service.leave(OTHER, ZEPH.id)
+        await service.cancel(OTHER, BRAM.id)
+        row = await store.fetch_one("SELECT meta FROM games WHERE id = ?", (lobby.id,))
+        meta = json.loads(row["meta"])
+        left = next(data for kind, data in meta["log"] if kind == "left")
+        assert left == {"name": ZEPH.name}
+        left["id"] = ZEPH.id  # the event as it would name them by id
+        await store.write([("UPDATE games SET meta = ? WHERE id = ?", (json.dumps(meta), lobby.id))])
+
+        done = await privacy.delete_member(store, ZEPH.id, deleted_name)
+        row = await store.fetch_one("SELECT meta FROM games WHERE id = ?", (lobby.id,))
+        log = json.loads(row["meta"])["log"]
+        assert ["left", {"name": "deleted player", "id": done.anonymous_id}] in log
+        assert mentions(await everything(store), str(ZEPH.id), ZEPH.name) == []
+        assert [entry for entry in log if entry[0] != "left"] == [e for e in meta["log"] if e[0] != "left"]
+    finally:
+        await close(service)
