@@ -16,6 +16,10 @@ Each game's module documents its heuristics:
 * ``liar``: :mod:`bot.ai.liar_player`;
 * ``mythic``: :mod:`bot.ai.mythic_player`.
 
+Reference players (:mod:`bot.ai.reference`), the simple players the levels are measured against,
+are reachable here as the level ``ref:<kind>`` (e.g. ``ref:sensible``) for simulations and
+benchmarks; they are not in ``LEVELS`` and so never offered at a table.
+
 Games between computer players only are played by :func:`bot.simulate.play_one` (``dicetavern simulate``, tests).
 """
 
@@ -28,6 +32,7 @@ from functools import partial
 from importlib import import_module
 from typing import Any
 
+from bot.ai import reference
 from bot.ai.common import LEVELS, legal_actions, normalise_level
 from bot.games.base import Action
 from bot.games.registry import specs
@@ -77,8 +82,11 @@ def choose(
     Should a player pick an illegal action, that is logged and the first legal one played (a bug
     in a player must not stall a table), unless ``strict`` (see :func:`decide`).
     """
-    level = normalise_level(level)
-    action = player_module(game).choose(view, level, rng, legal)
+    if reference.is_reference(level):
+        action = reference.choose(game, view, level, rng, legal)
+    else:
+        level = normalise_level(level)
+        action = player_module(game).choose(view, level, rng, legal)
     if strict:
         return action
     allowed = legal_actions(view, legal)  # not empty: the player raises ValueError then

@@ -44,7 +44,7 @@ def parse_levels(text: str, locale: str = DEFAULT) -> list[str]:
         name, star, count = part.partition("*")
         try:
             times = int(count) if star else 1
-            level = check_level(name, locale)
+            level = check_level(name, locale, reference=True)
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
         if times < 1:
@@ -79,7 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         metavar="LEVEL,LEVEL,...",
         help=(
             "one computer level per seat, e.g. easy,hard or normal*3,hard "
-            "(levels: easy, normal, hard, and random = uniform random legal moves)"
+            "(levels: easy, normal, hard, random = uniform random legal moves, "
+            "and the reference players ref:sensible etc., see docs/AI.md)"
         ),
     )
     add_option_argument(parser)

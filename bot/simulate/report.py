@@ -26,6 +26,7 @@ def format_report(result: SimResult, locale: str = DEFAULT) -> str:
             "simulate.col_interval",
         )
     )
+    width = max(8, len(level), *(len(kind) for kind in result.levels))  # ref:always_mia is wider than hard
     lines = [
         text(
             "simulate.report_title",
@@ -36,12 +37,12 @@ def format_report(result: SimResult, locale: str = DEFAULT) -> str:
             seed=result.seed,
         ),
         "",
-        f"{seat:>4}  {level:<8} {wins:>8}  {rate:>8}  {interval}",
+        f"{seat:>4}  {level:<{width}} {wins:>8}  {rate:>8}  {interval}",
     ]
     for index, kind in enumerate(result.levels):
         lo, hi = result.interval(index)
         won = f"{result.wins[index]:.2f}".rstrip("0").rstrip(".")
-        lines.append(f"{index + 1:>4}  {kind:<8} {won:>8}  {result.rate(index):>8.1%}  [{lo:5.1%}, {hi:5.1%}]")
+        lines.append(f"{index + 1:>4}  {kind:<{width}} {won:>8}  {result.rate(index):>8.1%}  [{lo:5.1%}, {hi:5.1%}]")
     length = text("simulate.length", actions=result.mean_actions)
     if result.actions:
         length += text("simulate.length_range", min=min(result.actions), max=max(result.actions))

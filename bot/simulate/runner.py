@@ -30,30 +30,45 @@ MAX_ACTIONS = 100_000  # per game: an engine or AI that never ends a game is a b
 LENGTH_UNITS: dict[str, tuple[str, Callable[[Event], bool]]] = {s.id: (s.length_unit, s.starts_unit) for s in specs()}
 
 
-def known_levels() -> tuple[str, ...]:
-    """The computer levels ``bot.ai`` offers (``easy, normal, hard`` until it says otherwise), plus ``random``."""
+def known_levels(reference: bool = False, game: str | None = None) -> tuple[str, ...]:
+    """The computer levels ``bot.ai`` offers (``easy, normal, hard`` until it says otherwise), plus ``random``;
+    with ``reference``, the reference players ``ref:<kind>`` too (of ``game`` when given)."""
     try:
         import bot.ai as ai
 
         levels = tuple(getattr(ai, "LEVELS", DEFAULT_LEVELS))
+        if reference:
+            from bot.ai import reference as refs
+
+            games = [game] if game in refs.MODULES else list(refs.MODULES)
+            kinds = dict.fromkeys(k for g in games for k in refs.kinds(g))
+            levels += tuple(refs.PREFIX + k for k in kinds)
     except ImportError:
         levels = DEFAULT_LEVELS
     return (*levels, RANDOM_LEVEL)
 
 
-def check_level(level: str, locale: str = DEFAULT) -> str:
-    """A level name in canonical form (``bot.ai``'s aliases such as ``expert`` accepted); ValueError if unknown."""
+def check_level(level: str, locale: str = DEFAULT, *, reference: bool = False, game: str | None = None) -> str:
+    """A level name in canonical form (``bot.ai``'s aliases such as ``expert`` accepted); ValueError if unknown.
+
+    With ``reference`` (simulations only, never a table or the terminal), the reference players
+    ``ref:<kind>`` of :mod:`bot.ai.reference` are accepted too: any kind some game has, or with
+    ``game`` one of that game's kinds.
+    """
     name = level.strip().lower()
     if name == RANDOM_LEVEL:
         return name
-    unknown = t("simulate.unknown_level", locale, level=repr(level), levels=", ".join(known_levels()))
+    unknown = t("simulate.unknown_level", locale, level=repr(level), levels=", ".join(known_levels(reference, game)))
     try:
         from bot.ai import normalise_level
+        from bot.ai import reference as refs
 
+        if reference and refs.is_reference(name):
+            return refs.normalise(game, name)
         return normalise_level(name)
     except ImportError:
         pass
-    except ValueError:
+    except (ValueError, KeyError):
         raise ValueError(unknown) from None
     if name not in known_levels():
         raise ValueError(unknown)
@@ -152,7 +167,7 @@ def run_simulation(
     """
     engine = get_engine(game)
     opts = engine.options(options or {})
-    levels = tuple(check_level(level, locale) for level in levels)
+    levels = tuple(check_level(level, locale, reference=True, game=game) for level in levels)
     fewest, most = engine.player_range(opts)
     if not fewest <= len(levels) <= most:
         raise ValueError(t("simulate.player_count", locale, game=game, fewest=fewest, most=most, players=len(levels)))
