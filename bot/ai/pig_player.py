@@ -11,13 +11,15 @@ Levels (rules/pig.md, "Bot recommendations"):
   injected ``rng`` at each decision (the middle of the range without an rng).
 * ``normal``: hold at 20 (one die) or 25 (two dice).
 * ``hard``: the optimal policy (Neller & Presser, maximise the probability of winning), from a
-  table: the ones shipped in ``bot/ai/data`` (target 100, one die and Big Pig defaults), else
-  one cached in :func:`cache_dir`, else solved on the spot when numpy is installed and the
-  solve is small (``INLINE_SOLVE_MAX_WORK`` states, about a second; call :func:`prepare`
-  in a worker thread beforehand for larger variants), and cached. Without a table it falls
-  back to "keep pace and end race" for one die (roll for the goal once either score reaches
-  71% of the target, else hold at 21 + round((j - i) / 8)), or hold at 32 (Big Pig; the best
-  hold-at-n against optimal play) / 23 (other two-dice variants) for two dice.
+  table: the ones shipped in ``bot/ai/data`` (targets 50 and 100, one die and Big Pig defaults), else
+  one cached on disk in :func:`cache_dir` (under the data directory), else none yet: then
+  :func:`solve_in_background` starts solving it in a worker thread (one at a time; the decision
+  never waits) and the player uses the fallback until the table is ready. Fallback, one die:
+  "keep pace and end race" (roll for the goal once either score reaches ``target - 29``, else
+  hold at 21 + round((j - i) / 8); exact values against the optimal player: 0.4954 at target 100
+  and 0.4906 at 200, against 0.4874 / 0.4730 for hold-at-25 with the same end race); two dice:
+  hold at 32 (Big Pig; the best hold-at-n against optimal play) or 23
+  (other two-dice variants), with the same end race at ``target - 29``.
   ``medium`` and ``expert`` are accepted as aliases of ``normal`` and ``hard``.
 
 Every level holds as soon as banking the turn total wins (the table agrees: P = 1 there); that
@@ -43,12 +45,13 @@ import math
 import os
 import threading
 from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol, cast
 
 from bot.ai.common import LEVELS as LEVELS
 from bot.ai.common import make_choose, normalise_level
-from bot.ai.pig_tables import PigPolicy, PigRules, PolicyFormatError, load_shipped
+from bot.ai.pig_tables import SOLVER_VERSION, PigPolicy, PigRules, PolicyFormatError, load_shipped
 from bot.games.base import Action
 from bot.games.pig import HOLD, ROLL, PigView
 
@@ -59,9 +62,10 @@ NORMAL_HOLD = {1: 20, 2: 25}
 BIG_PIG_FALLBACK_HOLD = 32  # best hold-at-n vs optimal for Big Pig (rules/pig.md)
 TWO_DICE_FALLBACK_HOLD = 23  # best hold-at-n for Two-Dice Pig (Zhu & Ma 2022; reproduced)
 KEEP_PACE_BASE = 21
-END_RACE_FRACTION = 0.71  # "if either score is 71 or more, roll for the goal" at target 100
-INLINE_SOLVE_MAX_WORK = 600_000  # states x rounds solved inside choose(): target <= 106, about 1 s
+END_RACE_MARGIN = 29  # roll for the goal once either score is target - 29 or more (71 at target 100)
 CACHE_ENV = "DICETAVERN_CACHE_DIR"
+DATABASE_ENV = "DATABASE_PATH"
+DEFAULT_DATA_DIR = "data"  # the folder of bot.client.DEFAULT_DATABASE (not imported: it pulls in discord)
 
 
 class RandomLike(Protocol):
@@ -73,25 +77,28 @@ class RandomLike(Protocol):
 
 _policies: dict[PigRules, PigPolicy] = {}
 _missing: set[PigRules] = set()  # looked for and not found/solved; prepare() still may solve
+_pending: dict[PigRules, Future[PigPolicy | None]] = {}  # solves queued or running in the worker
 _lock = threading.Lock()
+_executor: ThreadPoolExecutor | None = None
 
 
 def cache_dir() -> Path:
-    """Where solved tables are cached: ``$DICETAVERN_CACHE_DIR``, else ``data/cache/ai`` (cwd-relative)."""
-    return Path(os.environ.get(CACHE_ENV) or Path("data") / "cache" / "ai")
+    """Where solved tables are cached: ``$DICETAVERN_CACHE_DIR``, else ``cache/pig`` in the data directory
+    (the folder of ``$DATABASE_PATH``, else ``data/``), made absolute when first used."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return Path(override).resolve()
+    database = os.environ.get(DATABASE_ENV, "")
+    base = Path(database).parent if database and database != ":memory:" else Path(DEFAULT_DATA_DIR)
+    return (base / "cache" / "pig").resolve()
 
 
 def numpy_available() -> bool:
     return importlib.util.find_spec("numpy") is not None
 
 
-def solve_work(rules: PigRules) -> int:
-    """A rough cost of solving ``rules`` (``lose_score`` needs ~15 layered rounds)."""
-    rounds = 15 if rules.dice == 2 and rules.double_ones == "lose_score" else 1
-    return rules.states * rounds
-
-
 def _load(path: Path, rules: PigRules) -> PigPolicy | None:
+    """A cached table, or None when missing, unreadable, corrupt, for other rules or an older solver."""
     try:
         policy = PigPolicy.load(path)
     except FileNotFoundError:
@@ -99,16 +106,18 @@ def _load(path: Path, rules: PigRules) -> PigPolicy | None:
     except (OSError, ValueError, PolicyFormatError) as exc:
         log.warning("ignoring unreadable Pig table %s: %s", path, exc)
         return None
-    return policy if policy.rules == rules else None
+    if policy.rules != rules or policy.meta.get("solver") != SOLVER_VERSION:
+        log.warning(
+            "ignoring Pig table %s: made for %s by solver %s", path, policy.rules.key, policy.meta.get("solver")
+        )
+        return None
+    return policy
 
 
-def get_policy(rules: PigRules, *, compute: bool | None = None) -> PigPolicy | None:
-    """The optimal table for ``rules``, or None.
-
-    ``compute``: True solves (blocking) when no table exists; False never solves; None (the
-    default, used by :func:`choose`) solves only when it is cheap (``INLINE_SOLVE_MAX_WORK``).
-    Solving needs numpy; solved tables are cached in memory and in :func:`cache_dir`.
-    """
+def get_policy(rules: PigRules, *, compute: bool = False) -> PigPolicy | None:
+    """The optimal table for ``rules``: loaded (shipped, else cached on disk), else solved when ``compute``
+    (blocking: call it from a worker, see :func:`solve_in_background`), else None. Solved tables are kept in
+    memory and written to :func:`cache_dir`; a cached file that is corrupt or stale is solved again."""
     policy = _policies.get(rules)
     if policy is not None:
         return policy
@@ -123,16 +132,15 @@ def get_policy(rules: PigRules, *, compute: bool | None = None) -> PigPolicy | N
                 log.warning("ignoring the shipped Pig table for %s: %s", rules.key, exc)
         if policy is None:
             policy = _load(cache_dir() / f"{rules.key}.bin", rules)
-        if policy is None and numpy_available():
-            cheap = solve_work(rules) <= INLINE_SOLVE_MAX_WORK
-            if compute or (compute is None and cheap):
-                from bot.ai.pig_solver import solve
+    if policy is None and compute and numpy_available():
+        from bot.ai.pig_solver import solve
 
-                policy = solve(rules).policy()
-                try:
-                    policy.save(cache_dir() / f"{rules.key}.bin")
-                except OSError as exc:
-                    log.warning("could not cache the Pig table %s: %s", rules.key, exc)
+        policy = solve(rules).policy()  # outside the lock: loading other variants goes on meanwhile
+        try:
+            policy.save(cache_dir() / f"{rules.key}.bin")
+        except OSError as exc:
+            log.warning("could not cache the Pig table %s: %s", rules.key, exc)
+    with _lock:
         if policy is None:
             _missing.add(rules)
             return None
@@ -141,8 +149,45 @@ def get_policy(rules: PigRules, *, compute: bool | None = None) -> PigPolicy | N
         return policy
 
 
+def solve_in_background(options: Any) -> Future[PigPolicy | None] | None:
+    """Start making the hard player's table for these options (a lobby's ``PigOptions`` or its dict) in the
+    worker thread, and return at once: None when the table is already loaded or cannot be solved here
+    (no numpy), else the future of the (running or queued) solve. Safe to call on every move or lobby change."""
+    rules = PigRules.from_options(options)
+    if rules in _policies:
+        return None
+    with _lock:
+        running = _pending.get(rules)
+        if running is not None:
+            return running
+        if not numpy_available():
+            return None
+        future = _worker().submit(_solve_job, rules)
+        _pending[rules] = future
+        return future
+
+
+def _solve_job(rules: PigRules) -> PigPolicy | None:
+    try:
+        return get_policy(rules, compute=True)
+    except Exception:
+        log.exception("solving the Pig table %s failed; the hard player keeps its fallback", rules.key)
+        raise
+    finally:
+        with _lock:
+            _pending.pop(rules, None)
+
+
+def _worker() -> ThreadPoolExecutor:
+    """One solver thread for the process: a solve is CPU-bound (numpy), two at once would only share the CPU."""
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pig-solver")
+    return _executor
+
+
 def prepare(options: Any) -> PigPolicy | None:
-    """Make sure the hard player's table exists for these options (blocking; run it in a thread)."""
+    """Make sure the hard player's table exists for these options (blocking; benchmarks and scripts)."""
     return get_policy(PigRules.from_options(options), compute=True)
 
 
@@ -163,10 +208,10 @@ def _round_half_up(x: float) -> int:
 
 def fallback_holds(rules: PigRules, i: int, j: int, k: int) -> bool:
     """The hard player's decision without a table (see the module docstring)."""
+    end_race = rules.target - END_RACE_MARGIN
+    if i >= end_race or j >= end_race:
+        return False  # roll for the goal
     if rules.dice == 1:
-        end_race = _round_half_up(END_RACE_FRACTION * rules.target)
-        if i >= end_race or j >= end_race:
-            return False  # roll for the goal
         return k >= KEEP_PACE_BASE + _round_half_up((j - i) / 8)
     big_pig = rules.double_ones == "plus25" and rules.doubles_multiplier == 2
     return k >= (BIG_PIG_FALLBACK_HOLD if big_pig else TWO_DICE_FALLBACK_HOLD)
@@ -199,6 +244,7 @@ def wants_hold(view: PigView, level: str, rng: RandomLike | None = None) -> bool
     policy = get_policy(rules)
     t = rules.target
     if policy is None:
+        solve_in_background(rules.to_dict())  # returns at once; the next decisions use the table when ready
         return fallback_holds(rules, i, j, k)
     return not policy.rolls(min(i, t - 1), min(j, t - 1), k)
 

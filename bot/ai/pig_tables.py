@@ -29,9 +29,13 @@ from typing import Any
 MAGIC = b"DTPIG1\n"
 DATA_DIR = Path(__file__).resolve().parent / "data"
 SHIPPED: tuple[dict[str, Any], ...] = (
+    {"dice": 1, "target": 50},
     {"dice": 1, "target": 100},
+    {"dice": 2, "target": 50},
     {"dice": 2, "target": 100},  # Big Pig defaults: plus25, doubles x2, no forced re-roll
 )
+#: In every table's header (``meta["solver"]``): a cached table from another solver version is solved again.
+SOLVER_VERSION = 2
 DOUBLE_ONES = ("plus25", "lose_score", "bust")
 
 
@@ -188,12 +192,15 @@ class PigPolicy:
     def from_bytes(cls, data: bytes) -> PigPolicy:
         if not data.startswith(MAGIC):
             raise PolicyFormatError("not a Dice Tavern Pig table (bad magic)")
-        end = data.index(b"\n", len(MAGIC))
-        header = json.loads(data[len(MAGIC) : end])
-        if header.get("format") != 1:
-            raise PolicyFormatError(f"unsupported table format {header.get('format')!r}")
-        rules = PigRules(**header["rules"])
-        bits = zlib.decompress(data[end + 1 :])
+        try:  # a damaged file is a format error, whatever part of it is damaged
+            end = data.index(b"\n", len(MAGIC))
+            header = json.loads(data[len(MAGIC) : end])
+            if header.get("format") != 1:
+                raise PolicyFormatError(f"unsupported table format {header.get('format')!r}")
+            rules = PigRules(**header["rules"])
+            bits = zlib.decompress(data[end + 1 :])
+        except (ValueError, KeyError, TypeError, AttributeError, zlib.error) as exc:
+            raise PolicyFormatError(f"corrupt Pig table: {exc}") from exc
         if header.get("states") != rules.states or hashlib.sha256(bits).hexdigest() != header.get("sha256"):
             raise PolicyFormatError(f"{rules.key}: corrupt table (size or checksum mismatch)")
         meta = {k: v for k, v in header.items() if k not in ("format", "rules", "states", "sha256")}

@@ -12,6 +12,8 @@ import json
 import random
 import subprocess
 import sys
+import threading
+import time
 import zlib
 from pathlib import Path
 
@@ -19,10 +21,20 @@ import pytest
 
 from bot.ai import pig_player
 from bot.ai.pig_player import choose, fallback_holds, get_policy, wants_hold
-from bot.ai.pig_solver import evaluate, evaluate_both_seats, hold_at, main, policy_from, solve, state_grid
+from bot.ai.pig_solver import (
+    evaluate,
+    evaluate_both_seats,
+    hold_at,
+    main,
+    policy_from,
+    solve,
+    solve_layered,
+    state_grid,
+)
 from bot.ai.pig_tables import (
     MAGIC,
     SHIPPED,
+    SOLVER_VERSION,
     PigPolicy,
     PigRules,
     PolicyFormatError,
@@ -54,6 +66,15 @@ def private_cache(tmp_path, monkeypatch):
     pig_player.clear_memory_cache()
 
 
+@pytest.fixture(autouse=True)
+def no_background_solves(monkeypatch, request):
+    """Decisions start no solver thread in these tests (the tests of the background solve opt out)."""
+    started = []
+    if not request.node.name.startswith("test_background_"):
+        monkeypatch.setattr(pig_player, "solve_in_background", lambda options: started.append(options))
+    return started
+
+
 @pytest.fixture(scope="module")
 def one_die():
     return load_shipped(ONE_DIE)
@@ -73,10 +94,16 @@ def test_shipped_tables_exist_with_the_documented_size():
         rules = PigRules(**spec)
         policy = load_shipped(rules)
         assert policy is not None and policy.rules == rules
-        assert rules.states == 505_000
-        assert len(policy.bits) == 63_125  # one bit per state
+        assert policy.meta["solver"] == SOLVER_VERSION
+        assert len(policy.bits) == (rules.states + 7) // 8  # one bit per state
         assert shipped_path(rules).stat().st_size < 20_000  # zlib-compressed on disk
-    assert {PigRules(**spec).key for spec in SHIPPED} == {"pig-d1-t100", "pig-d2-plus25-x2-t100"}
+    assert PigRules().states == 505_000
+    assert {PigRules(**spec).key for spec in SHIPPED} == {
+        "pig-d1-t50",
+        "pig-d1-t100",
+        "pig-d2-plus25-x2-t50",
+        "pig-d2-plus25-x2-t100",
+    }
 
 
 def test_loader_round_trips_and_the_writer_is_deterministic(one_die, tmp_path):
@@ -221,7 +248,11 @@ def _naive_value_iteration(np, rules):
 @pytest.mark.parametrize(
     "rules",
     [
+        PigRules(target=10),
+        PigRules(target=20),
         PigRules(target=30),
+        PigRules(dice=2, target=10),
+        PigRules(dice=2, target=20),
         PigRules(dice=2, target=40),
         PigRules(dice=2, target=30, double_ones="lose_score", doubles_multiplier=1),  # Two-Dice Pig
         PigRules(dice=2, target=40, double_ones="bust", doubles_multiplier=1, must_roll_after_doubles=True),
@@ -231,6 +262,9 @@ def _naive_value_iteration(np, rules):
 def test_layered_solver_matches_naive_value_iteration(numpy, rules):
     p_first, roll = _naive_value_iteration(numpy, rules)
     solution = solve(rules)
+    reference = solve_layered(rules)
+    assert solution.bits == reference.bits  # the wavefront and the per-layer solver agree bit for bit
+    assert solution.p_first == pytest.approx(reference.p_first, abs=1e-12)
     assert solution.p_first == pytest.approx(p_first, abs=1e-12)
     assert (solution.roll == roll).all()
     assert solution.stats["fallbacks"] == 0
@@ -411,27 +445,133 @@ def test_ai_plays_only_legal_moves_in_random_states(monkeypatch, can_solve):
 
 def test_hard_without_numpy_or_table_falls_back(monkeypatch):
     monkeypatch.setattr(pig_player, "numpy_available", lambda: False)
-    rules = PigRules(target=50)
-    assert get_policy(rules) is None
-    assert choose(view_for([0, 0], 20, target=50), "hard") == ROLL
-    assert choose(view_for([0, 0], 21, target=50), "hard") == HOLD
-    assert choose(view_for([36, 0], 2, target=50), "hard") == ROLL  # 36 >= 0.71 * 50: roll for the goal
-    assert choose(view_for([0, 0], 31, target=50, dice=2), "hard") == ROLL
-    assert choose(view_for([0, 0], 32, target=50, dice=2), "hard") == HOLD
-    assert choose(view_for([0, 0], 23, target=50, dice=2, double_ones="bust"), "hard") == HOLD
+    rules = PigRules(target=60)
+    assert get_policy(rules, compute=True) is None
+    assert choose(view_for([0, 0], 20, target=60), "hard") == ROLL
+    assert choose(view_for([0, 0], 21, target=60), "hard") == HOLD
+    assert choose(view_for([31, 0], 25, target=60), "hard") == ROLL  # 31 = 60 - 29: roll for the goal
+    assert choose(view_for([0, 0], 31, target=60, dice=2), "hard") == ROLL
+    assert choose(view_for([0, 0], 32, target=60, dice=2), "hard") == HOLD
+    assert choose(view_for([0, 0], 23, target=60, dice=2, double_ones="bust"), "hard") == HOLD
 
 
-def test_hard_solves_small_variants_once_and_caches_them_on_disk(numpy, tmp_path):
+@pytest.mark.parametrize("target", [20, 60, 100, 300, 1000])
+@pytest.mark.parametrize("dice", [1, 2])
+def test_fallback_ends_the_race_at_target_minus_29_and_never_holds_there(target, dice):
+    rules = PigRules(dice=dice, target=target)
+    end = max(0, target - 29)
+    rng = random.Random(target * dice)
+    for _ in range(3000):
+        i, j = rng.randrange(target), rng.randrange(target)
+        k = rng.randint(1, target - i - 1) if i < target - 1 else 1
+        if i >= end or j >= end:
+            assert not fallback_holds(rules, i, j, k), (i, j, k)  # roll for the goal, whatever the target
+        elif dice == 2:
+            assert fallback_holds(rules, i, j, k) == (k >= 32)
+    # never "a fraction of the target": at 500 the race starts at 471, not at 355
+    assert fallback_holds(PigRules(target=500), 400, 0, 60)
+    assert not fallback_holds(PigRules(target=500), 471, 0, 60)
+
+
+def test_fallback_beats_hold_at_25_with_the_same_end_race_against_optimal(numpy):
+    rules = PigRules(target=60)
+    optimal = solve(rules)
+    end = rules.target - 29
+
+    def fallback(i, j, k):
+        return ~((i >= end) | (j >= end)) & (k >= 21 + numpy.floor((j - i) / 8 + 0.5))
+
+    def hold25(i, j, k):
+        return ~((i >= end) | (j >= end)) & (k >= 25)
+
+    ours = policy_from(rules, lambda i, j, k: ~fallback(i, j, k))
+    base = policy_from(rules, lambda i, j, k: ~hold25(i, j, k))
+    for i, j, k in [(0, 0, 20), (0, 0, 21), (10, 25, 26), (25, 10, 15), (31, 0, 40), (0, 31, 5)]:
+        assert fallback_holds(rules, i, j, k) == bool(fallback(numpy.int64(i), numpy.int64(j), numpy.int64(k)))
+    assert evaluate_both_seats(rules, ours, optimal)[2] > evaluate_both_seats(rules, base, optimal)[2]
+    assert evaluate_both_seats(rules, ours, base)[2] > 0.5
+
+
+def test_cache_dir_is_under_the_data_directory(monkeypatch, tmp_path):
+    monkeypatch.delenv(pig_player.CACHE_ENV)
+    monkeypatch.setenv(pig_player.DATABASE_ENV, str(tmp_path / "db" / "tavern.sqlite3"))
+    assert pig_player.cache_dir() == (tmp_path / "db" / "cache" / "pig").resolve()
+    monkeypatch.delenv(pig_player.DATABASE_ENV)
+    assert pig_player.cache_dir() == Path("data", "cache", "pig").resolve()
+    assert pig_player.cache_dir().is_absolute()
+
+
+def test_solving_caches_on_disk_and_reads_it_back(numpy, tmp_path):
     rules = PigRules(target=40)
-    policy = get_policy(rules)
+    assert get_policy(rules) is None  # no table and no solve inside a decision
+    policy = get_policy(rules, compute=True)
     assert policy == solve(rules).policy()
     cached = tmp_path / "cache" / "pig-d1-t40.bin"
     assert PigPolicy.load(cached) == policy
+    assert PigPolicy.load(cached).meta["solver"] == SOLVER_VERSION
     pig_player.clear_memory_cache()
-    assert get_policy(rules, compute=False) == policy  # read back from the disk cache
-    big = PigRules(target=300)
-    assert get_policy(big) is None  # too big to solve inside a move; prepare() would do it
-    assert choose(view_for([0, 0], 21, target=300), "hard") == HOLD  # keep-pace fallback
+    assert get_policy(rules) == policy  # read back from the disk cache, no solve
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "other_variant", "old_solver", "not_a_table"])
+def test_a_bad_cached_table_is_solved_again(numpy, tmp_path, damage):
+    rules = PigRules(dice=2, target=30)
+    good = solve(rules).policy()
+    cached = tmp_path / "cache" / f"{rules.key}.bin"
+    cached.parent.mkdir(parents=True)
+    raw = good.to_bytes()
+    bad = {
+        "truncated": raw[: len(raw) // 2],
+        "flipped": raw[:-3] + bytes([raw[-3] ^ 0xFF]) + raw[-2:],
+        "other_variant": solve(PigRules(dice=2, target=30, double_ones="bust")).policy().to_bytes(),
+        "old_solver": PigPolicy(rules, good.bits, {**good.meta, "solver": SOLVER_VERSION - 1}).to_bytes(),
+        "not_a_table": b"hello",
+    }[damage]
+    cached.write_bytes(bad)
+    assert get_policy(rules) is None  # not trusted
+    assert get_policy(rules, compute=True) == good  # solved again ...
+    assert cached.read_bytes() == raw  # ... and the file replaced (atomically: no temp file left behind)
+    assert [p.name for p in cached.parent.iterdir()] == [cached.name]
+
+
+def test_background_solve_returns_at_once_and_the_player_falls_back_until_ready(numpy, monkeypatch):
+    import bot.ai.pig_solver as pig_solver
+
+    release = threading.Event()
+    real_solve = pig_solver.solve
+
+    def slow_solve(rules):
+        assert release.wait(10)
+        return real_solve(rules)
+
+    monkeypatch.setattr(pig_solver, "solve", slow_solve)
+    options = {"dice": 1, "target": 44}
+    start = time.perf_counter()
+    future = pig_player.solve_in_background(options)
+    assert future is not None
+    assert time.perf_counter() - start < 0.5  # returns at once
+    assert pig_player.solve_in_background(options) is future  # one solve per variant
+    view = view_for([0, 0], 21, target=44)
+    for _ in range(3):  # meanwhile: the fallback, without waiting
+        start = time.perf_counter()
+        assert choose(view, "hard") == (HOLD if fallback_holds(PigRules(target=44), 0, 0, 21) else ROLL)
+        assert time.perf_counter() - start < 0.05
+    assert not future.done()
+    release.set()
+    policy = future.result(timeout=30)
+    assert policy == real_solve(PigRules(target=44)).policy()
+    assert pig_player.solve_in_background(options) is None  # ready: nothing to do
+    for k in range(1, 44):
+        expected = HOLD if not policy.rolls(0, 0, k) else ROLL
+        assert choose(view_for([0, 0], k, target=44), "hard") == expected
+
+
+def test_a_decision_without_a_table_asks_for_a_solve(no_background_solves):
+    assert choose(view_for([0, 0], 21, target=77), "hard") == HOLD  # the fallback
+    assert no_background_solves and PigRules.from_options(no_background_solves[0]) == PigRules(target=77)
+    no_background_solves.clear()
+    choose(view_for([0, 0], 21), "hard")  # shipped: no solve
+    assert not no_background_solves
 
 
 def test_runtime_play_needs_only_the_standard_library():
