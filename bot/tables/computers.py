@@ -31,10 +31,25 @@ class Computers:
         """Start a move for each computer player the table waits for (one that is already thinking keeps on)."""
         if not self.enabled or not table.running or table.state is None:
             return
+        self.warm(table)
         for seat in table.engine.to_act(table.state):
             key = (table.id, seat)
             if table.seats[seat].is_bot and key not in self._tasks:
                 self._tasks[key] = asyncio.create_task(self._move(table, seat), name=f"bot-{key}")
+
+    @staticmethod
+    def warm(table: Table) -> None:
+        """Start what a computer player needs before it moves, without waiting for it: Pig's hard player
+        solves a variant with no table yet in a worker thread (it plays its fallback until the table is
+        ready). Cheap when there is nothing to do; the lobby may call it as soon as the options are set."""
+        if table.game != "pig" or not any(s.is_bot and s.level in ("hard", "expert") for s in table.seats):
+            return
+        try:
+            from bot.ai.pig_player import solve_in_background
+
+            solve_in_background(table.options)
+        except Exception:  # a computer's preparation must never stop a table
+            log.exception("could not start the Pig table solve for table %s", table.id)
 
     async def stop(self) -> None:
         for task in list(self._tasks.values()):

@@ -589,3 +589,19 @@ def test_runtime_play_needs_only_the_standard_library():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "hold"
+
+
+def test_the_table_service_warms_the_hard_players_table(no_background_solves):
+    from types import SimpleNamespace
+
+    from bot.tables.computers import Computers
+
+    def table(game, *levels, **options):
+        seats = [SimpleNamespace(is_bot=level is not None, level=level) for level in levels]
+        return SimpleNamespace(id=1, game=game, seats=seats, options={"dice": 1, "target": 230, **options})
+
+    Computers.warm(table("pig", None, "normal"))  # no hard computer: nothing to solve
+    Computers.warm(table("mia", None, "hard"))
+    assert not no_background_solves
+    Computers.warm(table("pig", None, "hard", dice=2))
+    assert [PigRules.from_options(o) for o in no_background_solves] == [PigRules(dice=2, target=230)]
