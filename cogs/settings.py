@@ -1,4 +1,5 @@
-"""/settings: per-server language, turn timeout, reminders and default options per game (Manage Server only)."""
+"""/settings: per-server language, turn timeout, reminders, default options per game, rating seasons and the
+cross-server board (Manage Server only)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from discord.ext import commands
 from bot.games import InvalidOptions
 from bot.i18n import t
 from bot.languages import discord_choices, display, for_table
+from bot.store import ratings
 from bot.tables import TableError
 from cogs.utils.games import game_choices
 from cogs.utils.replies import AnswersErrors, guild_of, locale_of, refuse, send_ephemeral
@@ -91,6 +93,25 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
         locale = locale_of(interaction)  # after the change: an English client at a Welsh server now reads Welsh
         await send_ephemeral(interaction, t("ui.language_server_set", locale, language=display(language, locale)))
 
+    season = app_commands.Group(name="season", description=t("rating.cmd_season"))
+
+    @season.command(name="start", description=t("rating.cmd_season_start"))
+    @app_commands.describe(name=t("rating.cmd_season_start_name"))
+    async def season_start(self, interaction: discord.Interaction, name: str) -> None:
+        locale = locale_of(interaction)
+        try:
+            number = await ratings.start_season(self.bot.store, guild_of(interaction), name, self.bot.tables.clock())
+        except ratings.SeasonRefused as refused:
+            await send_ephemeral(interaction, "⚠️ " + t(f"rating.error_{refused.code}", locale, **refused.params))
+            return
+        await send_ephemeral(interaction, t("rating.season_started", locale, season=name.strip(), number=number + 1))
+
+    @app_commands.command(name="global", description=t("rating.cmd_global"))
+    @app_commands.describe(state=t("rating.cmd_global_state"))
+    async def global_(self, interaction: discord.Interaction, state: Literal["on", "off"]) -> None:
+        await self.bot.tables.set_global(guild_of(interaction), state == "on")
+        await send_ephemeral(interaction, t(f"rating.global_{state}", locale_of(interaction)))
+
     @app_commands.command(name="show", description=t("cmd.settings_show"))
     async def show(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
@@ -113,6 +134,11 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
         text = t(
             "ui.settings_show", locale, language=language, timeout=int(timeout), reminders=reminders, options=options
         )
+        season = (await ratings.seasons(self.bot.store, guild_of(interaction)))[0]
+        named = season.name if season.name is not None else t("rating.season_first", locale)
+        on = await self.bot.tables.global_on(guild_of(interaction))
+        shared = t("rating.global_shown_on" if on else "rating.global_shown_off", locale)
+        text += "\n" + t("rating.settings_show", locale, season=named, shared=shared)
         await send_ephemeral(interaction, text)
 
 

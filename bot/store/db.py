@@ -29,6 +29,9 @@ from typing import Any, TypeVar
 log = logging.getLogger(__name__)
 
 Statement = tuple[str, Sequence[Any]]
+# A write that needs Python between reads and writes (a finished game's ratings: read, rate, write), run on the
+# store's thread inside the batch's transaction, so it commits or rolls back with the statements beside it.
+Step = Callable[[sqlite3.Cursor], None]
 T = TypeVar("T")
 
 DURABILITY_ENV = "DICETAVERN_DURABILITY"
@@ -41,6 +44,13 @@ def durability_setting(value: str | None = None) -> str:
     if chosen not in SYNCHRONOUS:
         raise ValueError(f"{DURABILITY_ENV} must be one of {', '.join(SYNCHRONOUS)}, not {chosen!r}")
     return chosen
+
+
+def _python_steps() -> dict[int, Callable[[sqlite3.Connection], None]]:
+    """Python run after a migration's SQL, in its transaction: what SQL alone cannot compute."""
+    from bot.store.ratings import backfill  # (imported here: bot.store.ratings imports this module)
+
+    return {8: backfill}  # 0008: ratings from the results already stored, in finish order
 
 
 def _migrations() -> list[tuple[int, str]]:
@@ -103,7 +113,7 @@ class Store:
         self.path = path
         self.durability = durability
         # The next transaction's writes, in arrival order, each with the future its writer awaits.
-        self._pending: list[tuple[list[Statement], asyncio.Future[list[int | None]]]] = []
+        self._pending: list[tuple[list[Statement | Step], asyncio.Future[list[int | None]]]] = []
         self._wake = asyncio.Event()
         self._busy = False
         self._writer: asyncio.Task[None] | None = None
@@ -155,8 +165,9 @@ class Store:
 
     # -- writes -------------------------------------------------------------------------------
 
-    async def write(self, statements: Iterable[Statement]) -> list[int | None]:
-        """Commit ``statements`` atomically (with whatever else is pending); returns each lastrowid."""
+    async def write(self, statements: Iterable[Statement | Step]) -> list[int | None]:
+        """Commit ``statements`` atomically (with whatever else is pending); returns each lastrowid (None for a
+        ``Step``)."""
         if self._writer is None:
             raise RuntimeError("store is closed")
         future: asyncio.Future[list[int | None]] = asyncio.get_running_loop().create_future()
@@ -223,10 +234,21 @@ def _connect(path: str, synchronous: str = "FULL") -> sqlite3.Connection:
 
 def _migrate(conn: sqlite3.Connection) -> None:
     current = conn.execute("PRAGMA user_version").fetchone()[0]
+    steps = _python_steps()
     for number, sql in _migrations():
         if number > current:
             log.info("applying migration %04d", number)
-            conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version={number};\nCOMMIT;")
+            if number not in steps:
+                conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version={number};\nCOMMIT;")
+                continue
+            conn.executescript(f"BEGIN;\n{sql}")  # the transaction stays open for the Python step
+            try:
+                steps[number](conn)
+                conn.execute(f"PRAGMA user_version={number}")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
 
 
 def _fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
@@ -245,7 +267,7 @@ def _fetch_one(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> sql
         cursor.close()  # ends the read at once, so it holds no snapshot open between calls
 
 
-def _commit_batch(conn: sqlite3.Connection, batch: list[list[Statement]]) -> list[list[int | None]]:
+def _commit_batch(conn: sqlite3.Connection, batch: list[list[Statement | Step]]) -> list[list[int | None]]:
     """One transaction for the whole batch."""
     results: list[list[int | None]] = []
     cursor = conn.cursor()
@@ -253,7 +275,12 @@ def _commit_batch(conn: sqlite3.Connection, batch: list[list[Statement]]) -> lis
     try:
         for statements in batch:
             ids: list[int | None] = []
-            for sql, params in statements:
+            for statement in statements:
+                if callable(statement):
+                    statement(cursor)
+                    ids.append(None)
+                    continue
+                sql, params = statement
                 cursor.execute(sql, params)
                 ids.append(cursor.lastrowid)
             results.append(ids)

@@ -35,7 +35,7 @@ from bot.games.dice import DiceSource, RecordingDice, ReplayDice, SecureDice
 from bot.games.fair import FairDice, client_seed_from, count_draws
 from bot.games.logged import FORFEIT, TIMEOUT, apply_logged
 from bot.jsontext import dumps, loads
-from bot.store import Store, repo
+from bot.store import Store, ratings, repo
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
 from bot.tables.model import SEEN, Seat, Table, TableError, check_language, interaction_key, split_meta
@@ -400,6 +400,13 @@ class TableService:
     async def set_reminders(self, guild_id: int, on: bool) -> None:
         """Turn reminders at half of the turn time, on (the default) or off for this server."""
         await self._set_setting(guild_id, "reminders", None if on else False)
+
+    async def global_on(self, guild_id: int) -> bool:
+        """Whether the server's members are on the cross-server board (``/settings global``; off by default)."""
+        return bool((await self.settings(guild_id)).get("global", False))
+
+    async def set_global(self, guild_id: int, on: bool) -> None:
+        await self._set_setting(guild_id, "global", True if on else None)
 
     def server_language(self, guild_id: int | None) -> str | None:
         """The server's ``/settings language``, None if it never set one (no read: loaded at start)."""
@@ -864,25 +871,20 @@ class TableService:
 
     @staticmethod
     def _result_statements(table: Table, outcome: Any, now: float) -> list[Any]:
-        statements = []
+        """The results rows and, in the same transaction, the ratings they move (``bot.store.ratings.record``)."""
+        statements: list[Any] = []
+        seats = []
         place = 1
         for group in outcome.ranking:
             for seat in group:
                 s = table.seats[seat]
+                result, score = outcome.result(seat), outcome.scores[seat]
                 statements.append(
-                    repo.insert_result(
-                        table.id,
-                        table.guild_id,
-                        table.game,
-                        s.id,
-                        s.is_bot,
-                        place,
-                        outcome.scores[seat],
-                        outcome.result(seat),
-                        now,
-                    )
+                    repo.insert_result(table.id, table.guild_id, table.game, s.id, s.is_bot, place, score, result, now)
                 )
+                seats.append((s.id, s.level, place, result, score))
             place += len(group)
+        statements.append(ratings.record(table.id, table.guild_id, table.game, ratings.finishes_of(seats), now))
         return statements
 
     # -- retention ----------------------------------------------------------------------------

@@ -161,8 +161,10 @@ async def test_two_clicks_at_once_apply_once(world: World):
 
 
 async def test_the_leaderboard_paginates(world: World):
-    from bot.store import repo
+    from bot.store import ratings, repo
 
+    # 25 members in 75 two-player games (6 each: none provisional), rated by the back-fill from their results.
+    pairs = [(i, (i + r) % 25) for r in (1, 2, 3) for i in range(25)]
     async with world.bot() as bot:
         games = [
             repo.insert_game(
@@ -177,28 +179,20 @@ async def test_the_leaderboard_paginates(world: World):
                     "now": 0.0,
                 }
             )
-            for n in range(1, 26)
+            for n in range(1, len(pairs) + 1)
         ]
         await bot.store.write(games)
         statements = [
-            repo.insert_result(
-                game_id,
-                world.guild.id,
-                "pig",
-                1000 + game_id,
-                False,
-                1,
-                100,
-                "win" if game_id % 3 == 0 else "loss",
-                0.0,
-            )
-            for game_id in range(1, 26)
+            repo.insert_result(game_id, world.guild.id, "pig", 1001 + member, False, place, 100, result, float(game_id))
+            for game_id, pair in enumerate(pairs, start=1)
+            for member, place, result in ((min(pair), 1, "win"), (max(pair), 2, "loss"))
         ]
         await bot.store.write(statements)
+        await bot.store.write([ratings.backfill])
         reply = await world.slash(world.carol, "leaderboard", game="pig")
         assert "Page 1/3" in reply.text and reply.text.count("<@") == 10
         message = reply.expect_message()
-        page2 = await world.fake.click(world.carol, message, next(c for c in message.custom_ids() if c.endswith(":2")))
+        page2 = await world.fake.click(world.carol, message, next(c for c in message.custom_ids() if ":2:" in c))
         assert (await page2.response()).type == 7
         assert "Page 2/3" in message.text and "11." in message.text
 
