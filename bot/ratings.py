@@ -15,7 +15,7 @@ same level at one table are rated as two seats, and the level takes the mean of 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -100,31 +100,40 @@ def settle(book: Mapping[int, Standing], finishes: Sequence[Finish]) -> dict[int
     # One canonical order (place, then player), so the live path and the back-fill give identical floats.
     seats = sorted(finishes, key=lambda f: (f.place, f.player))
     after = rate([_pair(book.get(f.player, NEW)) for f in seats], [f.place for f in seats])
-    moved: dict[int, list[tuple[Finish, tuple[float, float]]]] = {}
+    if len({f.player for f in seats}) == len(seats):  # the usual game: one seat per player
+        return {f.player: _after(book.get(f.player, NEW), [f], [r]) for f, r in zip(seats, after, strict=True)}
+    moved: dict[int, tuple[list[Finish], list[tuple[float, float]]]] = {}
     for finish, rating in zip(seats, after, strict=True):
-        moved.setdefault(finish.player, []).append((finish, rating))
-    settled = {}
-    for player, results in moved.items():
-        before = book.get(player, NEW)
-        mu = sum(r[0] for _, r in results) / len(results)
-        sigma = sum(r[1] for _, r in results) / len(results)
-        outcomes = {f.result for f, _ in results}
-        won = "win" in outcomes
-        neutral = outcomes == {"neutral"}
-        streak = before.streak + 1 if won else before.streak if neutral else 0
-        scores = [f.score for f, _ in results] + ([before.best_score] if before.best_score is not None else [])
-        settled[player] = replace(
-            before,
-            mu=mu,
-            sigma=sigma,
-            games=before.games + 1,
-            wins=before.wins + won,
-            neutral=before.neutral + neutral,
-            streak=streak,
-            best_streak=max(before.best_streak, streak),
-            best_score=max(scores),
-        )
-    return settled
+        mine = moved.setdefault(finish.player, ([], []))
+        mine[0].append(finish)
+        mine[1].append(rating)
+    return {player: _after(book.get(player, NEW), *results) for player, results in moved.items()}
+
+
+def _after(before: Standing, finishes: list[Finish], rated: list[tuple[float, float]]) -> Standing:
+    """A player's standing after a game where they held ``finishes`` (two seats: a computer level twice), rated
+    ``rated``: the mean of the seats' ratings."""
+    if len(rated) == 1:
+        (mu, sigma), (finish,) = rated[0], finishes
+        won, neutral = finish.result == "win", finish.result == "neutral"
+        best = finish.score
+    else:
+        mu = sum(r[0] for r in rated) / len(rated)
+        sigma = sum(r[1] for r in rated) / len(rated)
+        outcomes = {f.result for f in finishes}
+        won, neutral = "win" in outcomes, outcomes == {"neutral"}
+        best = max(f.score for f in finishes)
+    streak = before.streak + 1 if won else before.streak if neutral else 0
+    return Standing(
+        mu,
+        sigma,
+        before.games + 1,
+        before.wins + won,
+        before.neutral + neutral,
+        streak,
+        max(before.best_streak, streak),
+        best if before.best_score is None else max(best, before.best_score),
+    )
 
 
 def _pair(standing: Standing) -> tuple[float, float]:
