@@ -51,7 +51,16 @@ from typing import Any, Protocol, cast
 
 from bot.ai.common import LEVELS as LEVELS
 from bot.ai.common import make_choose, normalise_level
-from bot.ai.pig_tables import SOLVER_VERSION, PigPolicy, PigRules, PolicyFormatError, load_shipped
+from bot.ai.pig_tables import (
+    SHIPPED,
+    SOLVER_VERSION,
+    PigPolicy,
+    PigRules,
+    Policy,
+    PolicyFormatError,
+    ShiftedPolicy,
+    load_shipped,
+)
 from bot.games.base import Action
 from bot.games.pig import HOLD, ROLL, PigView
 
@@ -75,9 +84,9 @@ class RandomLike(Protocol):
 # --------------------------------------------------------------------------------------------
 # Tables: shipped -> cached on disk -> solved (numpy) -> None (heuristic fallback)
 
-_policies: dict[PigRules, PigPolicy] = {}
+_policies: dict[PigRules, Policy] = {}
 _missing: set[PigRules] = set()  # looked for and not found/solved; prepare() still may solve
-_pending: dict[PigRules, Future[PigPolicy | None]] = {}  # solves queued or running in the worker
+_pending: dict[PigRules, Future[Policy | None]] = {}  # solves queued or running in the worker
 _lock = threading.Lock()
 _executor: ThreadPoolExecutor | None = None
 
@@ -114,32 +123,27 @@ def _load(path: Path, rules: PigRules) -> PigPolicy | None:
     return policy
 
 
-def get_policy(rules: PigRules, *, compute: bool = False) -> PigPolicy | None:
-    """The optimal table for ``rules``: loaded (shipped, else cached on disk), else solved when ``compute``
-    (blocking: call it from a worker, see :func:`solve_in_background`), else None. Solved tables are kept in
-    memory and written to :func:`cache_dir`; a cached file that is corrupt or stale is solved again."""
+def get_policy(rules: PigRules, *, compute: bool = False) -> Policy | None:
+    """The optimal table for ``rules``: loaded (shipped, else cached on disk; a bigger target's table of the
+    same variant answers too, see :class:`ShiftedPolicy`), else solved when ``compute`` (blocking: call it
+    from a worker, see :func:`solve_in_background`), else None. Solved tables are kept in memory and written
+    to :func:`cache_dir`; a cached file that is corrupt or stale is solved again."""
     policy = _policies.get(rules)
     if policy is not None:
         return policy
     if rules in _missing and not compute:
         return None
     with _lock:
-        policy = _policies.get(rules)
-        if policy is None:
-            try:
-                policy = load_shipped(rules)
-            except (OSError, ValueError, PolicyFormatError) as exc:
-                log.warning("ignoring the shipped Pig table for %s: %s", rules.key, exc)
-        if policy is None:
-            policy = _load(cache_dir() / f"{rules.key}.bin", rules)
+        policy = _policies.get(rules) or _find(rules)
     if policy is None and compute and numpy_available():
         from bot.ai.pig_solver import solve
 
-        policy = solve(rules).policy()  # outside the lock: loading other variants goes on meanwhile
+        solved = solve(rules).policy()  # outside the lock: loading other variants goes on meanwhile
         try:
-            policy.save(cache_dir() / f"{rules.key}.bin")
+            solved.save(cache_dir() / f"{rules.key}.bin")
         except OSError as exc:
             log.warning("could not cache the Pig table %s: %s", rules.key, exc)
+        policy = solved
     with _lock:
         if policy is None:
             _missing.add(rules)
@@ -149,7 +153,39 @@ def get_policy(rules: PigRules, *, compute: bool = False) -> PigPolicy | None:
         return policy
 
 
-def solve_in_background(options: Any) -> Future[PigPolicy | None] | None:
+def _find(rules: PigRules) -> Policy | None:
+    """A table on hand for ``rules``: its own (shipped, cached), else the smallest bigger target's."""
+    try:
+        policy: Policy | None = load_shipped(rules)
+    except (OSError, ValueError, PolicyFormatError) as exc:
+        log.warning("ignoring the shipped Pig table for %s: %s", rules.key, exc)
+        policy = None
+    if policy is None:
+        policy = _load(cache_dir() / f"{rules.key}.bin", rules)
+    if policy is not None or not rules.shifts:
+        return policy
+    bigger: set[int] = {r.target for r in _policies if r.with_target(rules.target) == rules}
+    bigger |= {int(spec["target"]) for spec in SHIPPED if PigRules(**spec).with_target(rules.target) == rules}
+    stem = rules.key[: -len(f"t{rules.target}")]
+    for path in cache_dir().glob(f"{stem}t*.bin"):
+        tail = path.stem[len(stem) + 1 :]
+        if tail.isdigit():
+            bigger.add(int(tail))
+    for target in sorted(b for b in bigger if b > rules.target):
+        wider = rules.with_target(target)
+        base = _policies.get(wider)
+        if base is None:
+            try:
+                base = load_shipped(wider)
+            except (OSError, ValueError, PolicyFormatError):
+                base = None
+            base = base or _load(cache_dir() / f"{wider.key}.bin", wider)
+        if base is not None:
+            return ShiftedPolicy(base.base if isinstance(base, ShiftedPolicy) else base, rules.target)
+    return None
+
+
+def solve_in_background(options: Any) -> Future[Policy | None] | None:
     """Start making the hard player's table for these options (a lobby's ``PigOptions`` or its dict) in the
     worker thread, and return at once: None when the table is already loaded or cannot be solved here
     (no numpy), else the future of the (running or queued) solve. Safe to call on every move or lobby change."""
@@ -167,7 +203,7 @@ def solve_in_background(options: Any) -> Future[PigPolicy | None] | None:
         return future
 
 
-def _solve_job(rules: PigRules) -> PigPolicy | None:
+def _solve_job(rules: PigRules) -> Policy | None:
     try:
         return get_policy(rules, compute=True)
     except Exception:
@@ -186,7 +222,7 @@ def _worker() -> ThreadPoolExecutor:
     return _executor
 
 
-def prepare(options: Any) -> PigPolicy | None:
+def prepare(options: Any) -> Policy | None:
     """Make sure the hard player's table exists for these options (blocking; benchmarks and scripts)."""
     return get_policy(PigRules.from_options(options), compute=True)
 

@@ -24,8 +24,8 @@ lower ones; that variant wraps the layered solve in an outer fixed-point iterati
 **The fast path** (:func:`solve`) runs the same equations as a skewed *wavefront* over every layer at
 once (:func:`_wave_pass`): layer ``s`` handles turn total ``k`` at time ``2 (S - s) - k``, so a hold's
 layer is always finished and each time step is one block of numpy work (~4t steps instead of ~t^2
-per-layer steps). The bust values are guessed (the previous pass's values, at first a logistic race
-estimate); each layer's decisions are checked against its exact values when it completes, and passes
+per-layer steps). The bust values are guessed (the previous pass's values; in the first pass, the
+nearest finished layer's); each layer's decisions are checked against its exact values when it completes, and passes
 repeat (global policy iteration) until all are greedy, re-solving the few last failing layers in
 place with the per-layer code. It gives the same bits as the per-layer solver (:func:`solve_layered`,
 kept as the reference and for :func:`evaluate`); tests check both against plain value iteration.
@@ -43,6 +43,7 @@ Regenerate the shipped tables with ``python -m bot.ai.pig_solver --ship`` (or
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -305,7 +306,7 @@ def solve(rules: PigRules | None = None, **options: Any) -> Solution:
     start = time.perf_counter()
     t = rules.target
     kern = _kernel(np, rules)
-    guess = _first_guess(np, t)
+    guess = None  # the first pass guesses from the layers it has finished
     wipe = np.full(t, 0.5) if kern.p_wipe else None
     rounds = passes = redone = 0
     while True:
@@ -483,6 +484,8 @@ def _wave_pass(np: Any, rules: PigRules, kern: _Kernel, guess: Any, const: Any, 
     bits = np.zeros((t, t, nbytes), dtype=np.uint8)
     acc = np.zeros((ring, t), dtype=np.uint8)  # the last up-to-8 decisions of each pair
     opp = np.arange(t)
+    work = [np.empty((ring, t)) for _ in range(6)]  # preallocated: big temporaries cost page faults
+    flags = [np.empty((ring, t), dtype=bool) for _ in range(4)]
     failed = redone = 0
     margin = np.inf
     activated = big + 1
@@ -495,48 +498,82 @@ def _wave_pass(np: Any, rules: PigRules, kern: _Kernel, guess: Any, const: Any, 
                 ra[:, r], rc[:, r] = 1.0, 0.0
         activated = s_first
         slot = tau % width
+        done = big if tau == 0 else min(big, math.ceil(big - (tau - 1) / 2))  # lowest finished layer
         sa = s_first
         while sa <= s_last:  # contiguous ring rows
             sb = min(s_last, (sa // ring + 1) * ring - 1)
             r0, r1 = sa % ring, sb % ring + 1
-            ja, jb = max(0, sa - t + 1), min(sb, t - 1) + 1
+            # columns: valid somewhere in the rows, and not yet won in all of them (i + k >= t)
+            ja, jb = max(0, sa - t + 1, 2 * big - sb - tau - t + 1), min(sb, t - 1) + 1
+            nr, nc = sb - sa + 1, jb - ja
+            if nc <= 0:
+                sa = sb + 1
+                continue
+            a, c, tmp, hold, diff, theta = (w[:nr, :nc] for w in work)
+            won, roll, live, mask = (f[:nr, :nc] for f in flags)
             rows = layer[sa : sb + 1]
             ks = finish[sa : sb + 1] - tau
             g, p = free[0]
-            a = p * va[(tau - g) % width, r0:r1, ja:jb]
-            c = p * vc[(tau - g) % width, r0:r1, ja:jb]
+            np.multiply(va[(tau - g) % width, r0:r1, ja:jb], p, out=a)
+            np.multiply(vc[(tau - g) % width, r0:r1, ja:jb], p, out=c)
             for g, p in free[1:]:
-                a += p * va[(tau - g) % width, r0:r1, ja:jb]
-                c += p * vc[(tau - g) % width, r0:r1, ja:jb]
+                a += np.multiply(va[(tau - g) % width, r0:r1, ja:jb], p, out=tmp)
+                c += np.multiply(vc[(tau - g) % width, r0:r1, ja:jb], p, out=tmp)
             if ra is not None and rc is not None:
                 for g, p in forced:
-                    a += p * ra[(tau - g) % width, r0:r1, ja:jb]
-                    c += p * rc[(tau - g) % width, r0:r1, ja:jb]
+                    a += np.multiply(ra[(tau - g) % width, r0:r1, ja:jb], p, out=tmp)
+                    c += np.multiply(rc[(tau - g) % width, r0:r1, ja:jb], p, out=tmp)
             c += kern.p_bust
             if const is not None:
                 a += const[None, ja:jb]
-            won = opp[None, ja:jb] <= (rows + ks - t)[:, None]  # i + k >= t
+            np.less_equal(opp[None, ja:jb], (rows + ks - t)[:, None], out=won)  # i + k >= t
             if ra is not None and rc is not None:
                 ra[slot, r0:r1, ja:jb] = np.where(won, 1.0, a)
                 rc[slot, r0:r1, ja:jb] = np.where(won, 0.0, c)
             q0, q1 = 2 * big - sb - tau, 2 * big - sa - tau  # holding at k lands in layer s + k
-            hold = 1.0 - q[q0 : q1 + 1][::-1, ja:jb]
-            bust = 1.0 - guess[sa : sb + 1, ja:jb]
-            diff = a + c * bust - hold
-            roll = diff > 0
+            np.subtract(1.0, q[q1 : (q0 - 1 if q0 > 0 else None) : -1, ja:jb], out=hold)
+            if guess is None:  # first pass: the nearest finished layer, both scores moved up equally
+                d = (done - rows)[:, None] // 2
+                np.subtract(1.0, q[done, np.minimum(opp[None, ja:jb] + d, t - 1)], out=tmp)
+            else:
+                np.subtract(1.0, guess[sa : sb + 1, ja:jb], out=tmp)
+            np.multiply(c, tmp, out=diff)
+            diff += a
+            diff -= hold
+            np.greater(diff, 0, out=roll)
             zero = ks == 0
-            live = ~won
+            np.logical_not(won, out=live)
             live[zero] = False
             roll[zero] = True
-            margin = min(margin, float(np.abs(diff, where=live, out=np.full_like(diff, np.inf)).min()))
-            roll |= won
-            va[slot, r0:r1, ja:jb] = np.where(won, 1.0, np.where(roll, a, hold))
-            vc[slot, r0:r1, ja:jb] = np.where(roll & ~won, c, 0.0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                theta = np.where(c > 0, (hold - a) / c, np.where(roll, -np.inf, np.inf))
-            np.maximum(lo_b[sa : sb + 1, ja:jb], np.where(live & roll, theta, -np.inf), out=lo_b[sa : sb + 1, ja:jb])
-            np.minimum(hi_b[sa : sb + 1, ja:jb], np.where(live & ~roll, theta, np.inf), out=hi_b[sa : sb + 1, ja:jb])
-            acc[r0:r1, ja:jb] |= (roll & ~won).astype(np.uint8) << (ks % 8).astype(np.uint8)[:, None]
+            np.abs(diff, out=tmp)
+            np.logical_not(live, out=mask)
+            tmp[mask] = np.inf
+            margin = min(margin, float(tmp.min()))
+            # values: hold where not rolling, then wins
+            np.copyto(tmp, hold)
+            np.copyto(tmp, a, where=roll)
+            tmp[won] = 1.0
+            va[slot, r0:r1, ja:jb] = tmp
+            np.logical_and(roll, live, out=mask)
+            mask[zero] = True
+            tmp.fill(0.0)
+            np.copyto(tmp, c, where=mask)
+            vc[slot, r0:r1, ja:jb] = tmp
+            # each decision stays greedy for b in (theta, +inf) when rolling, (-inf, theta] when holding
+            np.subtract(hold, a, out=theta)
+            theta /= c  # c >= P(bust) > 0 in every variant
+            np.logical_and(roll, live, out=mask)
+            np.copyto(tmp, -np.inf)
+            np.copyto(tmp, theta, where=mask)
+            np.maximum(lo_b[sa : sb + 1, ja:jb], tmp, out=lo_b[sa : sb + 1, ja:jb])
+            np.logical_not(roll, out=mask)
+            mask &= live
+            np.copyto(tmp, np.inf)
+            np.copyto(tmp, theta, where=mask)
+            np.minimum(hi_b[sa : sb + 1, ja:jb], tmp, out=hi_b[sa : sb + 1, ja:jb])
+            np.logical_and(roll, live, out=mask)
+            mask[zero] = True
+            acc[r0:r1, ja:jb] |= mask.view(np.uint8) << (ks % 8).astype(np.uint8)[:, None]
             for f in np.nonzero(ks % 8 == 0)[0]:  # a full byte of decisions (k .. k + 7): store it
                 s, k = int(rows[f]), int(ks[f])
                 js = np.arange(lo[s], hi[s] + 1)
@@ -616,15 +653,6 @@ def _wave_solve(np: Any, rules: PigRules, guess: Any, const: Any) -> tuple[_Wave
             return wave, passes
         fix = wave.failed <= max(4, rows // 10) or passes >= 6
         guess = wave.q
-
-
-def _first_guess(np: Any, t: int) -> Any:
-    """A rough P(i, j, 0) per layer and mover score before anything is solved: a logistic race estimate."""
-    big = 2 * t - 2
-    s = np.arange(big + 1)[:, None]
-    i = np.arange(t)[None, :]
-    mine, theirs = t - i, t - (s - i)  # points still needed
-    return 1.0 / (1.0 + np.exp((mine - theirs) / (4.0 + 0.35 * np.sqrt(np.maximum(mine + theirs, 1)))))
 
 
 # --------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import json
 import os
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +93,16 @@ class PigRules:
             "doubles_multiplier": self.doubles_multiplier,
             "must_roll_after_doubles": self.must_roll_after_doubles,
         }
+
+    def with_target(self, target: int) -> PigRules:
+        return replace(self, target=target)
+
+    @property
+    def shifts(self) -> bool:
+        """True when the game depends only on the points each player still needs, so a bigger target's
+        table answers for a smaller one (state ``(i, j, k)`` at target ``t`` is ``(i + d, j + d, k)`` at
+        ``t + d``). Not with ``double_ones=lose_score``: a wipe sends a score to 0, not to ``d``."""
+        return not (self.dice == 2 and self.double_ones == "lose_score")
 
     @property
     def key(self) -> str:
@@ -233,6 +243,40 @@ class PigPolicy:
 
     def __repr__(self) -> str:
         return f"PigPolicy({self.rules.key}, sha256={self.sha256[:12]})"
+
+
+class ShiftedPolicy:
+    """A bigger target's table read for a smaller target (see :attr:`PigRules.shifts`): same decisions as
+    the smaller target's own table, found by the tests to be bit for bit identical."""
+
+    __slots__ = ("rules", "base", "offset")
+
+    def __init__(self, base: PigPolicy, target: int) -> None:
+        if not base.rules.shifts or not 2 <= target <= base.rules.target:
+            raise ValueError(f"{base.rules.key} cannot answer for target {target}")
+        self.rules = base.rules.with_target(target)
+        self.base = base
+        self.offset = base.rules.target - target
+
+    def rolls(self, i: int, j: int, k: int) -> bool:
+        t = self.rules.target
+        if i + k >= t:
+            return False
+        if k <= 0:
+            return True
+        return self.base.rolls(max(0, i) + self.offset, min(max(0, j), t - 1) + self.offset, k)
+
+    def hold_point(self, i: int, j: int) -> int | None:
+        for k in range(1, self.rules.target - i):
+            if not self.rolls(i, j, k):
+                return k
+        return None
+
+    def __repr__(self) -> str:
+        return f"ShiftedPolicy({self.rules.key} from {self.base.rules.key})"
+
+
+Policy = PigPolicy | ShiftedPolicy
 
 
 def shipped_path(rules: PigRules) -> Path:

@@ -38,6 +38,7 @@ from bot.ai.pig_tables import (
     PigPolicy,
     PigRules,
     PolicyFormatError,
+    ShiftedPolicy,
     load_shipped,
     shipped_path,
     state_index,
@@ -445,13 +446,13 @@ def test_ai_plays_only_legal_moves_in_random_states(monkeypatch, can_solve):
 
 def test_hard_without_numpy_or_table_falls_back(monkeypatch):
     monkeypatch.setattr(pig_player, "numpy_available", lambda: False)
-    rules = PigRules(target=60)
+    rules = PigRules(target=160)
     assert get_policy(rules, compute=True) is None
-    assert choose(view_for([0, 0], 20, target=60), "hard") == ROLL
-    assert choose(view_for([0, 0], 21, target=60), "hard") == HOLD
-    assert choose(view_for([31, 0], 25, target=60), "hard") == ROLL  # 31 = 60 - 29: roll for the goal
-    assert choose(view_for([0, 0], 31, target=60, dice=2), "hard") == ROLL
-    assert choose(view_for([0, 0], 32, target=60, dice=2), "hard") == HOLD
+    assert choose(view_for([0, 0], 20, target=160), "hard") == ROLL
+    assert choose(view_for([0, 0], 21, target=160), "hard") == HOLD
+    assert choose(view_for([131, 0], 25, target=160), "hard") == ROLL  # 131 = 160 - 29: roll for the goal
+    assert choose(view_for([0, 0], 31, target=160, dice=2), "hard") == ROLL
+    assert choose(view_for([0, 0], 32, target=160, dice=2), "hard") == HOLD
     assert choose(view_for([0, 0], 23, target=60, dice=2, double_ones="bust"), "hard") == HOLD
 
 
@@ -502,11 +503,11 @@ def test_cache_dir_is_under_the_data_directory(monkeypatch, tmp_path):
 
 
 def test_solving_caches_on_disk_and_reads_it_back(numpy, tmp_path):
-    rules = PigRules(target=40)
+    rules = PigRules(dice=2, target=30, double_ones="lose_score")  # no bigger table answers for it
     assert get_policy(rules) is None  # no table and no solve inside a decision
     policy = get_policy(rules, compute=True)
     assert policy == solve(rules).policy()
-    cached = tmp_path / "cache" / "pig-d1-t40.bin"
+    cached = tmp_path / "cache" / f"{rules.key}.bin"
     assert PigPolicy.load(cached) == policy
     assert PigPolicy.load(cached).meta["solver"] == SOLVER_VERSION
     pig_player.clear_memory_cache()
@@ -515,7 +516,7 @@ def test_solving_caches_on_disk_and_reads_it_back(numpy, tmp_path):
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "other_variant", "old_solver", "not_a_table"])
 def test_a_bad_cached_table_is_solved_again(numpy, tmp_path, damage):
-    rules = PigRules(dice=2, target=30)
+    rules = PigRules(dice=2, target=24, double_ones="lose_score")
     good = solve(rules).policy()
     cached = tmp_path / "cache" / f"{rules.key}.bin"
     cached.parent.mkdir(parents=True)
@@ -523,7 +524,7 @@ def test_a_bad_cached_table_is_solved_again(numpy, tmp_path, damage):
     bad = {
         "truncated": raw[: len(raw) // 2],
         "flipped": raw[:-3] + bytes([raw[-3] ^ 0xFF]) + raw[-2:],
-        "other_variant": solve(PigRules(dice=2, target=30, double_ones="bust")).policy().to_bytes(),
+        "other_variant": solve(PigRules(dice=2, target=24, double_ones="bust")).policy().to_bytes(),
         "old_solver": PigPolicy(rules, good.bits, {**good.meta, "solver": SOLVER_VERSION - 1}).to_bytes(),
         "not_a_table": b"hello",
     }[damage]
@@ -537,6 +538,17 @@ def test_a_bad_cached_table_is_solved_again(numpy, tmp_path, damage):
 def test_background_solve_returns_at_once_and_the_player_falls_back_until_ready(numpy, monkeypatch):
     import bot.ai.pig_solver as pig_solver
 
+    options = {"dice": 2, "target": 36, "double_ones": "lose_score"}  # no bigger table answers for it
+    rules = PigRules.from_options(options)
+    optimal = solve(rules).policy()
+    differ = [  # states where the table and the fallback disagree
+        (i, j, k)
+        for i in range(36)
+        for j in range(36)
+        for k in range(1, 36 - i)
+        if optimal.rolls(i, j, k) == fallback_holds(rules, i, j, k)
+    ]
+    assert differ
     release = threading.Event()
     real_solve = pig_solver.solve
 
@@ -545,30 +557,28 @@ def test_background_solve_returns_at_once_and_the_player_falls_back_until_ready(
         return real_solve(rules)
 
     monkeypatch.setattr(pig_solver, "solve", slow_solve)
-    options = {"dice": 1, "target": 44}
     start = time.perf_counter()
     future = pig_player.solve_in_background(options)
     assert future is not None
     assert time.perf_counter() - start < 0.5  # returns at once
     assert pig_player.solve_in_background(options) is future  # one solve per variant
-    view = view_for([0, 0], 21, target=44)
-    for _ in range(3):  # meanwhile: the fallback, without waiting
+    for i, j, k in differ[:20]:  # meanwhile: the fallback, without waiting
         start = time.perf_counter()
-        assert choose(view, "hard") == (HOLD if fallback_holds(PigRules(target=44), 0, 0, 21) else ROLL)
+        expected = HOLD if fallback_holds(rules, i, j, k) else ROLL
+        assert choose(view_for([i, j], k, **options), "hard") == expected
         assert time.perf_counter() - start < 0.05
     assert not future.done()
     release.set()
-    policy = future.result(timeout=30)
-    assert policy == real_solve(PigRules(target=44)).policy()
+    assert future.result(timeout=30) == optimal
     assert pig_player.solve_in_background(options) is None  # ready: nothing to do
-    for k in range(1, 44):
-        expected = HOLD if not policy.rolls(0, 0, k) else ROLL
-        assert choose(view_for([0, 0], k, target=44), "hard") == expected
+    for i, j, k in differ[:20]:  # now the table
+        expected = ROLL if optimal.rolls(i, j, k) else HOLD
+        assert choose(view_for([i, j], k, **options), "hard") == expected
 
 
 def test_a_decision_without_a_table_asks_for_a_solve(no_background_solves):
-    assert choose(view_for([0, 0], 21, target=77), "hard") == HOLD  # the fallback
-    assert no_background_solves and PigRules.from_options(no_background_solves[0]) == PigRules(target=77)
+    assert choose(view_for([0, 0], 21, target=177), "hard") == HOLD  # the fallback
+    assert no_background_solves and PigRules.from_options(no_background_solves[0]) == PigRules(target=177)
     no_background_solves.clear()
     choose(view_for([0, 0], 21), "hard")  # shipped: no solve
     assert not no_background_solves
@@ -605,3 +615,36 @@ def test_the_table_service_warms_the_hard_players_table(no_background_solves):
     assert not no_background_solves
     Computers.warm(table("pig", None, "hard", dice=2))
     assert [PigRules.from_options(o) for o in no_background_solves] == [PigRules(dice=2, target=230)]
+
+
+@pytest.mark.parametrize(
+    ("rules", "bigger"),
+    [
+        (PigRules(target=50), PigRules(target=100)),
+        (PigRules(dice=2, target=50), PigRules(dice=2, target=100)),
+        (PigRules(target=37), PigRules(target=100)),
+        (PigRules(dice=2, target=23, double_ones="bust", must_roll_after_doubles=True), None),
+    ],
+    ids=lambda r: getattr(r, "key", ""),
+)
+def test_a_bigger_targets_table_answers_for_a_smaller_one(numpy, rules, bigger):
+    """The game depends only on the points each player still needs: the table for 100, read from
+    (i + 50, j + 50, k), is the table for 50, bit for bit (the shipped 50s are checked against it)."""
+    base = load_shipped(bigger) if bigger else solve(rules.with_target(rules.target + 17)).policy()
+    shifted = ShiftedPolicy(base, rules.target)
+    own = solve(rules).policy()
+    i, j, k = state_grid(rules)
+    assert [shifted.rolls(*map(int, s)) for s in zip(i, j, k, strict=True)] == own.to_array().tolist()
+    if load_shipped(rules) is not None:
+        assert load_shipped(rules) == own
+
+
+def test_get_policy_uses_a_bigger_table_without_solving(monkeypatch):
+    monkeypatch.setattr(pig_player, "numpy_available", lambda: False)
+    policy = get_policy(PigRules(target=73))
+    assert isinstance(policy, ShiftedPolicy) and policy.base.rules == ONE_DIE
+    assert get_policy(PigRules(dice=2, target=20)).base.rules == BIG_PIG.with_target(50)  # the smallest bigger
+    assert get_policy(PigRules(target=101)) is None
+    assert get_policy(PigRules(dice=2, target=40, double_ones="lose_score")) is None  # a wipe does not shift
+    with pytest.raises(ValueError):
+        ShiftedPolicy(load_shipped(ONE_DIE), 101)
