@@ -39,7 +39,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, cast
 
+from bot.ai import liar_endgame
 from bot.ai.common import make_choose
+from bot.ai.liar_reader import MAX_DICE, Reader
 from bot.games.base import Action
 from bot.games.liars_dice import CHALLENGE, LiarView, bid_rank
 
@@ -51,6 +53,9 @@ HARD_SLACK = 0.1  # hard, wild ones: stronger raises within this much of the lik
 HARD_PRESS_MARGIN = 0.1  # hard, wild ones: the challenge margin (over the likeliest + slack)
 HARD_BLUFF = 0.15  # hard: chance to bluff on a face it does not hold
 HARD_BLUFF_COST = 0.15  # hard: a bluff may be this much worse than the best raise
+READ_CANDIDATES = 8  # hard: raises (the likeliest) given the look-ahead
+READ_BLUFF = 0.1  # hard: chance to bid a face it holds none of, when that costs little
+READ_BLUFF_COST = 0.05  # hard: how much a bluff may lose against the best raise
 EASY_RANDOM = 0.5  # easy: chance of a random small raise
 EASY_THRESHOLD = (0.2, 0.7)  # easy: the range of its challenge threshold
 
@@ -163,6 +168,11 @@ def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]
     if not raises:
         return CHALLENGE
     if level == "hard":
+        exact = liar_endgame.action(view, rng, actions)
+        if exact is not None:
+            return exact
+        if all(c <= MAX_DICE for s, c in enumerate(table.counts) if s != table.me):
+            return _read(Reader(view), raises, can_challenge, rng)
         return _hard(table, raises, can_challenge, rng)
     if level == "easy":
         return _easy(table, raises, can_challenge, rng)
@@ -181,6 +191,24 @@ def _easy(table: _Table, raises: list[tuple[int, int]], can_challenge: bool, rng
         return Action("bid", rng.choice(raises[:3]))
     best = max(raises, key=lambda b: table.naive(*b))
     return Action("bid", best)
+
+
+def _read(r: Reader, raises: list[tuple[int, int]], can_challenge: bool, rng: Any) -> Action:
+    """Hard with every opponent's hand enumerable: the Bayesian reading and look-ahead of :mod:`bot.ai.liar_reader`."""
+    chance = {b: r.p_true(*b) for b in raises}
+    ranked = sorted(raises, key=lambda b: -chance[b])[:READ_CANDIDATES]
+    value = {b: r.raise_value(*b) for b in ranked}
+    best = max(value.values())
+    if can_challenge and r.bids:
+        _, q, f = r.bids[-1]
+        if 1.0 - r.p_true(q, f) > best:
+            return CHALLENGE
+    pick = max(ranked, key=lambda b: (round(value[b], 9), chance[b]))
+    if rng is not None and rng.random() < READ_BLUFF:
+        bluffs = [b for b in ranked if r.mine[b[1]] == 0 and value[b] >= best - READ_BLUFF_COST]
+        if bluffs:
+            pick = max(bluffs, key=lambda b: value[b])
+    return Action("bid", pick)
 
 
 def _hard(table: _Table, raises: list[tuple[int, int]], can_challenge: bool, rng: Any) -> Action:
