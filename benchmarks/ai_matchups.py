@@ -34,6 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks._common import revision
 from bot.games import get_engine
 from bot.games.dice import SeededDice
 from bot.simulate import credit, options_dict, parse_levels, play_one, wilson
@@ -264,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {m.label()}: {results[-1].share(m.sides[0]):.3f}", file=sys.stderr, flush=True)
             print(format_rows(results), flush=True)
         wall = time.perf_counter() - began
-        print(f"\nseed {args.seed}, {args.games} games per cell; CPU {total_cpu:.0f} s, wall {wall:.0f} s")
+        print(
+            f"\nseed {args.seed}, {args.games} games per cell; CPU {total_cpu:.0f} s, wall {wall:.0f} s; {revision()}"
+        )
         return 0
     if not args.game or not args.players:
         p.error("--game and --players (or --table)")

@@ -230,6 +230,10 @@ def test_mythic_bids_strong_dice_and_plays_to_its_bid():
     assert ai.decide("mythic", view(dice, plays, bid=2, trick=["mermaid"]), "ref:sensible") == Action(
         "play", (ids["purple"],)
     )
+    # its bid made and a Mermaid showing: nothing can win, so get rid of the Minotaur
+    assert ai.decide("mythic", view(dice, plays, bid=0, trick=["mermaid"]), "ref:sensible") == Action(
+        "play", (ids["minotaur"],)
+    )
     assert ref_mythic.can_beat("mermaid", ["griffin", "minotaur"])  # all three: Mermaid wins
     assert not ref_mythic.can_beat("griffin", ["minotaur"])
     assert not ref_mythic.can_beat("yellow", ["6"])
