@@ -443,7 +443,7 @@ class _Wave:
     margin: float
 
 
-def _wave_pass(np: Any, rules: PigRules, kern: _Kernel, guess: Any, const: Any, fix: bool) -> _Wave:
+def _wave_pass(np: Any, rules: PigRules, kern: _Kernel, guess: Any, const: Any, fix: int) -> _Wave:
     """Every layer at once, each one ``k`` step per time step, skewed so a hold's layer is always finished.
 
     Layer ``s = i + j`` handles turn total ``k`` at time ``2 (S - s) - k`` (``S = 2t - 2``, the top layer):
@@ -453,8 +453,8 @@ def _wave_pass(np: Any, rules: PigRules, kern: _Kernel, guess: Any, const: Any, 
     ``(i, j, 0) <-> (j, i, 0)``): values are carried as ``a + c b`` (exact for the decisions taken) and the
     decisions are taken at the guess ``guess`` of ``b``. When a layer completes, the pair equations are
     solved exactly and every decision is checked against the true ``b`` (each one holds on an interval of
-    ``b``); a layer that fails is counted and, with ``fix``, re-solved on its own by policy iteration (the
-    per-layer solver) before any lower layer reads it.
+    ``b``); a layer that fails is counted and, up to ``fix`` of them, re-solved on its own by policy
+    iteration (the per-layer solver) before any lower layer reads it.
     """
     t = rules.target
     big = 2 * t - 2  # the top layer
@@ -513,16 +513,9 @@ def _wave_pass(np: Any, rules: PigRules, kern: _Kernel, guess: Any, const: Any, 
             won, roll, live, mask = (f[:nr, :nc] for f in flags)
             rows = layer[sa : sb + 1]
             ks = finish[sa : sb + 1] - tau
-            g, p = free[0]
-            np.multiply(va[(tau - g) % width, r0:r1, ja:jb], p, out=a)
-            np.multiply(vc[(tau - g) % width, r0:r1, ja:jb], p, out=c)
-            for g, p in free[1:]:
-                a += np.multiply(va[(tau - g) % width, r0:r1, ja:jb], p, out=tmp)
-                c += np.multiply(vc[(tau - g) % width, r0:r1, ja:jb], p, out=tmp)
+            _roll_sum(np, free, va, vc, tau, width, r0, r1, ja, jb, a, c, tmp, True)
             if ra is not None and rc is not None:
-                for g, p in forced:
-                    a += np.multiply(ra[(tau - g) % width, r0:r1, ja:jb], p, out=tmp)
-                    c += np.multiply(rc[(tau - g) % width, r0:r1, ja:jb], p, out=tmp)
+                _roll_sum(np, forced, ra, rc, tau, width, r0, r1, ja, jb, a, c, tmp, False)
             c += kern.p_bust
             if const is not None:
                 a += const[None, ja:jb]
@@ -546,39 +539,33 @@ def _wave_pass(np: Any, rules: PigRules, kern: _Kernel, guess: Any, const: Any, 
             live[zero] = False
             roll[zero] = True
             np.abs(diff, out=tmp)
-            np.logical_not(live, out=mask)
-            tmp[mask] = np.inf
-            margin = min(margin, float(tmp.min()))
-            # values: hold where not rolling, then wins
-            np.copyto(tmp, hold)
-            np.copyto(tmp, a, where=roll)
-            tmp[won] = 1.0
-            va[slot, r0:r1, ja:jb] = tmp
-            np.logical_and(roll, live, out=mask)
+            margin = min(margin, float(np.minimum.reduce(tmp, axis=None, where=live, initial=np.inf)))
+            np.logical_and(roll, live, out=mask)  # rolls that are decisions
+            # values: hold where not rolling, then wins; the bust coefficient only where rolling
+            vslot = va[slot, r0:r1, ja:jb]
+            np.copyto(vslot, hold)
+            np.copyto(vslot, a, where=roll)
+            vslot[won] = 1.0
             mask[zero] = True
-            tmp.fill(0.0)
-            np.copyto(tmp, c, where=mask)
-            vc[slot, r0:r1, ja:jb] = tmp
+            np.multiply(c, mask, out=vc[slot, r0:r1, ja:jb])
+            mask[zero] = False
             # each decision stays greedy for b in (theta, +inf) when rolling, (-inf, theta] when holding
             np.subtract(hold, a, out=theta)
             theta /= c  # c >= P(bust) > 0 in every variant
-            np.logical_and(roll, live, out=mask)
-            np.copyto(tmp, -np.inf)
-            np.copyto(tmp, theta, where=mask)
-            np.maximum(lo_b[sa : sb + 1, ja:jb], tmp, out=lo_b[sa : sb + 1, ja:jb])
-            np.logical_not(roll, out=mask)
-            mask &= live
-            np.copyto(tmp, np.inf)
-            np.copyto(tmp, theta, where=mask)
-            np.minimum(hi_b[sa : sb + 1, ja:jb], tmp, out=hi_b[sa : sb + 1, ja:jb])
-            np.logical_and(roll, live, out=mask)
+            lob, hib = lo_b[sa : sb + 1, ja:jb], hi_b[sa : sb + 1, ja:jb]
+            np.maximum(lob, theta, out=lob, where=mask)
+            np.greater(live, roll, out=live)  # now: holds that are decisions
+            np.minimum(hib, theta, out=hib, where=live)
             mask[zero] = True
             acc[r0:r1, ja:jb] |= mask.view(np.uint8) << (ks % 8).astype(np.uint8)[:, None]
-            for f in np.nonzero(ks % 8 == 0)[0]:  # a full byte of decisions (k .. k + 7): store it
-                s, k = int(rows[f]), int(ks[f])
-                js = np.arange(lo[s], hi[s] + 1)
-                bits[s - js, js, k // 8] = acc[s % ring, js]
-                acc[s % ring, js] = 0
+            full = np.nonzero(ks % 8 == 0)[0]  # a full byte of decisions (k .. k + 7): store it
+            if len(full):
+                fs, fr = rows[full][:, None], (rows[full] % ring)[:, None]
+                fj = opp[None, ja:jb]
+                ok = (fj >= lo[fs]) & (fj <= hi[fs])
+                fs, fj, fk = np.broadcast_arrays(fs, fj, (ks[full] // 8)[:, None])
+                bits[(fs - fj)[ok], fj[ok], fk[ok]] = acc[np.broadcast_to(fr, ok.shape)[ok], fj[ok]]
+                acc[fr, ja:jb] = 0
             if zero.any():  # layer s completes: solve its pairs' bust cycle exactly, then check
                 f = int(np.nonzero(zero)[0][0])
                 s = int(rows[f])
@@ -589,11 +576,47 @@ def _wave_pass(np: Any, rules: PigRules, kern: _Kernel, guess: Any, const: Any, 
                 b = 1.0 - q[s, js]
                 if not ((lo_b[s, js] < b) & (b <= hi_b[s, js])).all():
                     failed += 1
-                    if fix:
+                    if redone < fix:
                         redone += 1
                         _resolve_layer(np, kern, q, bits, s, t, const)
             sa = sb + 1
     return _Wave(q, bits, failed, redone, margin)
+
+
+def _roll_sum(
+    np: Any,
+    gains: list[tuple[int, float]],
+    va: Any,
+    vc: Any,
+    tau: int,
+    width: int,
+    r0: int,
+    r1: int,
+    ja: int,
+    jb: int,
+    a: Any,
+    c: Any,
+    tmp: Any,
+    first: bool,
+) -> None:
+    """``a, c (+)= sum_g p_g V(k + g)`` from the ring (the value at ``k + g`` was made ``g`` steps ago),
+    gains of equal probability summed before one multiply."""
+    groups: dict[float, list[int]] = {}
+    for g, p in gains:
+        groups.setdefault(p, []).append(g)
+    for p, same in groups.items():
+        for arr, out in ((va, a), (vc, c)):
+            dst = out if first else tmp
+            if len(same) == 1:
+                np.multiply(arr[(tau - same[0]) % width, r0:r1, ja:jb], p, out=dst)
+            else:
+                np.add(arr[(tau - same[0]) % width, r0:r1, ja:jb], arr[(tau - same[1]) % width, r0:r1, ja:jb], out=dst)
+                for g in same[2:]:
+                    dst += arr[(tau - g) % width, r0:r1, ja:jb]
+                dst *= p
+            if not first:
+                out += tmp
+        first = False
 
 
 def _resolve_layer(np: Any, kern: _Kernel, q: Any, bits: Any, s: int, t: int, const: Any) -> None:
@@ -645,13 +668,13 @@ def _wave_solve(np: Any, rules: PigRules, guess: Any, const: Any) -> tuple[_Wave
     kern = _kernel(np, rules)
     rows = 2 * rules.target - 1
     passes = 0
-    fix = False
     while True:
         passes += 1
-        wave = _wave_pass(np, rules, kern, guess, const, fix)
-        if wave.failed == 0 or (fix and wave.failed == wave.redone):
+        # re-solving a layer costs about what the per-layer solver spends on it: worth it for a few only
+        budget = max(4, rows // 50) if passes < 6 else rows
+        wave = _wave_pass(np, rules, kern, guess, const, budget)
+        if wave.failed == wave.redone:
             return wave, passes
-        fix = wave.failed <= max(4, rows // 10) or passes >= 6
         guess = wave.q
 
 
