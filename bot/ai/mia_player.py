@@ -4,6 +4,10 @@
 for the computer's own seat: ``phase``, ``claim``, ``dice`` once peeked, ``lives``, ``options``,
 ``blind_streak``, ``legal``) and returns one of ``view["legal"]`` (or of ``legal`` when given).
 
+``normal`` and ``hard`` (issue 17) play the solved heads-up round (:mod:`bot.ai.mia_solved`; ``hard`` also models
+each opponent from the view's public ``log``); the heuristics below are ``easy`` and their fallback when the solved
+play has nothing to say (no dice seen).
+
 Probabilities are by rank, so both ``doubles_order`` settings share one table (rules, Part B).
 ``t`` is the estimated chance that the claim under the cup is true, ``r`` the chance that a
 fresh roll beats it (a truthful raise), ``q`` the chance that a forced lie gets called.
@@ -30,8 +34,7 @@ fresh roll beats it (a truthful raise), ``q`` the chance that a forced lie gets 
   understates a good roll 20% of the time, lies 0-2 steps above the minimum, concedes a Mia a
   third of the time.
 
-Randomness comes only from ``rng``. The view carries no claim history, so no level can track a
-particular opponent's bluff rate (that would need the engine to expose the round's claims).
+Randomness comes only from ``rng``.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from bot.ai import mia_solved
 from bot.ai.common import make_choose
 from bot.games.base import Action
 from bot.games.mia import (
@@ -107,6 +111,12 @@ def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]
         return PEEK  # bots always look at their dice
     mia = cast(MiaView, view)  # choose's shared prelude passes any game's view
     phase = mia.get("phase")
+    responding = phase in (AWAIT_MIA_RESPONSE, AWAIT_RESPONSE) or CHALLENGE_MIA in actions or CHALLENGE in actions
+    if level != "easy":
+        solved = mia_solved.respond if responding else mia_solved.announce
+        action = solved(mia, level, rng, actions)
+        if action is not None:
+            return action
     if phase == AWAIT_MIA_RESPONSE or CHALLENGE_MIA in actions:
         return _mia_response(mia, level, rng, actions)
     if phase == AWAIT_RESPONSE or CHALLENGE in actions:

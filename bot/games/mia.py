@@ -129,7 +129,13 @@ _FIELDS = (
     "out",
     "loser",
     "winner",
-)  # also the order of the keys in ``to_json`` (stored states)
+    "log",
+)  # also the order of the keys in ``to_json`` (stored states; ``log`` only once it has an entry)
+
+#: ``log`` entry kinds (public: what every seat saw announced or revealed this game).
+LOG_CLAIM, LOG_UNSEEN, LOG_BLIND = "claim", "unseen", "blind"  # value: the announcement (unseen: dice not looked at)
+LOG_REVEAL, LOG_GIVE_UP, LOG_TIMEOUT = "reveal", "give_up", "timeout"  # reveal value: the dice shown
+LogEntry = tuple[int, int, str, "int | None"]  # (round, seat, kind, value)
 
 
 class MiaState(SlotsState):
@@ -158,6 +164,7 @@ class MiaState(SlotsState):
         out: list[list[int]] | None = None,  # eliminated seats, in groups, in order
         loser: int | None = None,  # the first eliminated seat (the seed's "loser")
         winner: int | None = None,
+        log: tuple[LogEntry, ...] = (),  # this game's announcements and reveals (public; a tuple, shared freely)
     ) -> None:
         self.options = options
         self.lives = lives
@@ -176,6 +183,7 @@ class MiaState(SlotsState):
         self.out = [] if out is None else out
         self.loser = loser
         self.winner = winner
+        self.log = log
 
     def copy(self) -> MiaState:
         """A shallow copy: what a move starts from (it replaces, never edits, the lists it changes).
@@ -198,8 +206,8 @@ class MiaState(SlotsState):
         new.out = self.out
         new.loser = self.loser
         new.winner = self.winner
+        new.log = self.log
         return new
-
 
 
 class _Moves(NamedTuple):
@@ -253,6 +261,7 @@ class MiaView(TypedDict):
     loser: int | None
     winner: int | None
     dice: list[int] | None  # the cup's dice, only for the roller who has looked
+    log: tuple[LogEntry, ...]  # this game's public announcements and reveals: (round, seat, kind, value)
     legal: list[str]  # the viewer's own legal actions, encoded; empty for the channel
     public: list[str]  # public_actions of the holder, encoded (the table message's controls)
 
@@ -340,6 +349,7 @@ class Mia(Engine[MiaState, MiaOptions]):
             return s, [_tuple_new(Event, ("roll", {"player": player}, None))]
         if name == "give_up":  # M-5: concede, the dice stay hidden
             events = [Event("give_up", {"player": player, "claimant": s.claimant})]
+            s.log = (*s.log, (s.round, player, LOG_GIVE_UP, None))
             return s, events + self._resolve(s, [(player, 1, "gave_up")], dice, challenger=player)
         # challenge / challenge_mia: reveal (M-6 / M-5)
         assert s.claim is not None and s.claimant is not None and s.cup_dice is not None
@@ -347,6 +357,7 @@ class Mia(Engine[MiaState, MiaOptions]):
         challenge = _tuple_new(Event, (name, {"player": player, "claimant": claimant, "claim": claim}, None))
         events = [challenge, self._reveal_event(s)]
         actual = value_of(s.cup_dice)
+        s.log = (*s.log, (s.round, player, LOG_REVEAL, actual))
         if name == "challenge_mia":
             loss = (player, s.options.mia_check_penalty, "real_mia") if actual == MIA else (claimant, 1, "mia_bluff")
         elif self._rank(s, actual) < self._rank(s, claim):
@@ -418,6 +429,8 @@ class Mia(Engine[MiaState, MiaOptions]):
             s.blind_streak = s.blind_streak + 1 if value == s.claim else 0
         else:
             s.blind_streak = 0
+        kind = LOG_BLIND if blind else (LOG_CLAIM if s.looked else LOG_UNSEEN)
+        s.log = (*s.log, (s.round, player, kind, value))
         s.claim = value
         s.claimant = player
         s.claims += 1
@@ -425,6 +438,7 @@ class Mia(Engine[MiaState, MiaOptions]):
         if value == MIA and s.options.mia_mode == "auto_reveal":
             # Mäxchen server: revealed at once; real -> everyone else loses 1, else the announcer loses 1.
             assert s.cup_dice is not None
+            s.log = (*s.log, (s.round, player, LOG_REVEAL, value_of(s.cup_dice)))
             events.append(self._reveal_event(s))
             if value_of(s.cup_dice) == MIA:
                 losses = [(p, 1, "auto_mia") for p in self._seats_after(s, player) if p != player]
@@ -591,6 +605,7 @@ class Mia(Engine[MiaState, MiaOptions]):
             "loser": s.loser,
             "winner": s.winner,
             "dice": list(s.cup_dice) if s.cup_dice is not None and self._sees_dice(s, player) else None,
+            "log": s.log,
             "legal": [a.encode() for a in self.legal_actions(s, player)] if player is not None else [],
             "public": [a.encode() for actions in self.public_actions(s).values() for a in actions],
         }
@@ -605,6 +620,7 @@ class Mia(Engine[MiaState, MiaOptions]):
         self.check_turn(state, player)
         s = state.copy()
         events = [Event("timeout", {"player": player, "phase": s.phase})]
+        s.log = (*s.log, (s.round, player, LOG_TIMEOUT, None))
         return s, events + self._resolve(s, [(player, 1, "timeout")], dice, challenger=None)
 
     def forfeit(self, state: MiaState, player: int, dice: DiceSource) -> tuple[MiaState, list[Event]]:
@@ -632,7 +648,7 @@ class Mia(Engine[MiaState, MiaOptions]):
     def to_json(self, state: MiaState) -> JSON:
         # The keys in _FIELDS order, as the dataclass this state was wrote them: stored states stay byte-identical.
         s = state
-        return {
+        data: JSON = {
             "options": s.options.to_dict(),
             "lives": list(s.lives),
             "alive": list(s.alive),
@@ -651,10 +667,14 @@ class Mia(Engine[MiaState, MiaOptions]):
             "loser": s.loser,
             "winner": s.winner,
         }
+        if s.log:  # absent until the first announcement, so states saved before the log write back the same
+            data["log"] = [list(entry) for entry in s.log]
+        return data
 
     def from_json(self, data: JSON) -> MiaState:
         data = dict(data)
         data["options"] = MiaOptions.from_dict(data["options"])
+        data["log"] = tuple((int(r), int(p), str(k), v if v is None else int(v)) for r, p, k, v in data.get("log", ()))
         return MiaState(**data)
 
 

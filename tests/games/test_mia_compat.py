@@ -32,7 +32,11 @@ def test_a_state_saved_by_the_previous_engine_loads_and_is_written_back_the_same
 
 
 def test_the_same_moves_write_what_the_previous_engine_wrote():
-    writes_as_saved(ENGINE, play_random(ENGINE, 4, OPTIONS, 0, 15), SAVED)
+    """Plus the public announcement log (issue 17), written last and only once it has an entry: every key the
+    previous engine wrote keeps its place and value."""
+    data = ENGINE.to_json(play_random(ENGINE, 4, OPTIONS, 0, 15))
+    assert list(data)[-1] == "log" and data["log"][-1] == [4, 3, "unseen", 55]  # seat 3's blind re-roll, 55
+    writes_as_saved(ENGINE, ENGINE.from_json({k: v for k, v in data.items() if k != "log"}), SAVED)
 
 
 def test_no_move_view_or_event_reaches_an_earlier_state():

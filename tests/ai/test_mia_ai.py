@@ -1,0 +1,77 @@
+"""Mia's solved heads-up round, the public announcement log in the view, and the hard player's opponent model."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+import bot.ai as ai
+from bot.ai.mia_model import read_log, solution
+from bot.ai.mia_solver import PROB, solve_stage
+from bot.games.base import Action
+from bot.games.dice import SeededDice
+from bot.games.mia import CHALLENGE_MIA, ENGINE, GIVE_UP, MiaOptions
+
+
+def test_the_view_logs_every_announcement_and_reveal_of_the_game():
+    dice, rng = SeededDice(3), random.Random(3)
+    state, _ = ENGINE.new_game(3, MiaOptions(), dice)
+    for _ in range(12):
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)), dice)
+    log = ENGINE.view(state, 0)["log"]
+    assert log and log == ENGINE.view(state, None)["log"]  # public: the same for every seat
+    assert {kind for _, _, kind, _ in log} <= {"claim", "unseen", "blind", "reveal", "give_up", "timeout"}
+    assert ENGINE.from_json(ENGINE.to_json(state)) == state
+
+
+def test_the_shipped_solution_is_a_near_equilibrium_of_every_stage():
+    sol = solution(2, False)
+    assert abs(sol.value[0] - 0.296) < 0.01  # the opener's edge, in lives
+    assert np.allclose(sol.claim.sum(axis=2), 1, atol=1e-4)
+    # re-solving the last stage from scratch gives the shipped value
+    _, _, value = solve_stage(19, np.append(sol.value[1:], 0.0), 2, False, 500)
+    assert abs(value - sol.value[20]) < 0.01
+    assert float(PROB.sum()) == 1.0 or abs(float(PROB.sum()) - 1) < 1e-12
+
+
+def _mia_view(log: tuple, claimant: int = 1) -> dict:
+    return {
+        "game": "mia", "you": 0, "options": MiaOptions().to_dict(), "phase": "await_mia_response", "round": 9,
+        "round_starter": claimant, "holder": 0, "claim": 21, "claimant": claimant, "claims": 1, "roller": claimant,
+        "looked": True, "blind_streak": 0, "lives": [6, 6], "alive": [True, True], "loser": None, "winner": None,
+        "dice": None, "log": log, "legal": [GIVE_UP.encode(), CHALLENGE_MIA.encode()], "public": [],
+    }  # fmt: skip
+
+
+def test_hard_checks_a_player_whose_mia_claims_were_shown_false():
+    bluffs = tuple(e for r in range(1, 9) for e in ((r, 1, "claim", 21), (r, 0, "reveal", 43)))
+    view = _mia_view((*bluffs, (9, 1, "claim", 21)))
+    assert {ai.decide("mia", view, "hard", random.Random(s)) for s in range(20)} == {CHALLENGE_MIA}
+
+
+def test_hard_concedes_to_a_player_whose_mia_claims_were_real():
+    truths = tuple(e for r in range(1, 9) for e in ((r, 1, "claim", 21), (r, 0, "reveal", 21)))
+    view = _mia_view((*truths, (9, 1, "claim", 21)))
+    assert {ai.decide("mia", view, "hard", random.Random(s)) for s in range(20)} == {GIVE_UP}
+
+
+def test_the_model_reads_responses_and_reveals_from_the_log():
+    log = ((1, 0, "claim", 62), (1, 1, "reveal", 43), (2, 1, "claim", 54), (2, 0, "claim", 61), (2, 1, "reveal", 61))
+    model = read_log(log, "ones_high")
+    assert model.shown[0].sum() == 2 and model.true[0].sum() == 1  # 62 shown false, 61 shown true
+    assert model.challenged[1].sum() == 2 and model.answered[0].sum() == 1  # seat 0 believed 54
+
+
+def test_normal_and_hard_only_make_legal_moves_in_every_mode():
+    for mode in ("challengeable", "auto_reveal"):
+        for level in ("normal", "hard"):
+            dice, rng = SeededDice(mode), random.Random(level)
+            state, _ = ENGINE.new_game(3, MiaOptions(mia_mode=mode, blind_pass="any", lives=2), dice)
+            while not ENGINE.is_over(state):
+                seat = ENGINE.to_act(state)[0]
+                legal = ENGINE.legal_actions(state, seat)
+                action = ai.decide("mia", ENGINE.view(state, seat), level, rng)
+                assert isinstance(action, Action) and action in legal
+                state, _ = ENGINE.apply(state, seat, action, dice)
