@@ -300,10 +300,13 @@ def view_for(scores, turn_total=0, rolls=1, me=0, must_roll=False, active=None, 
 
 
 def test_levels_follow_their_rules(one_die, big_pig):
-    assert choose(view_for([0, 0], 19), "normal") == ROLL
-    assert choose(view_for([0, 0], 20), "normal") == HOLD
-    assert choose(view_for([0, 0], 24, dice=2), "normal") == ROLL
-    assert choose(view_for([0, 0], 25, dice=2), "normal") == HOLD
+    assert choose(view_for([0, 0], 21), "normal") == ROLL
+    assert choose(view_for([0, 0], 22), "normal") == HOLD
+    assert choose(view_for([0, 0], 27, dice=2), "normal") == ROLL
+    assert choose(view_for([0, 0], 28, dice=2), "normal") == HOLD
+    assert choose(view_for([70, 0], 25), "normal") == HOLD
+    assert choose(view_for([71, 0], 25), "normal") == ROLL  # the end race: 71 = 100 - 29
+    assert choose(view_for([0, 71], 28, dice=2), "normal") == ROLL
     assert choose(view_for([0, 0], 20), "hard") == ROLL  # optimal holds at 21 here
     assert choose(view_for([0, 0], 21), "hard") == HOLD
     assert choose(view_for([0, 0], 26, dice=2), "hard") == ROLL
