@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ratings import ALL, LEVELS, Finish, Standing, player_id, settle
+from bot.ratings import ALL, LEVEL_IDS, LEVELS, Finish, Standing, player_id, settle
 from bot.store.db import Step, Store
 
 SEASON_NAME_MAX = 32
@@ -85,8 +85,13 @@ def record(game_id: int, guild_id: int, game: str, finishes: Sequence[Finish], a
 
 
 def finishes_of(seats: Iterable[tuple[int, str | None, int, str, int]]) -> list[Finish]:
-    """(user id, level, place, result, score) per seat -> the Finish list ``settle`` rates."""
-    return [Finish(player_id(user, level), place, result, score) for user, level, place, result, score in seats]
+    """(user id, level, place, result, score) per seat -> the Finish list ``settle`` rates. A computer player of a
+    level without a rating (none today) is left out rather than fail the finish."""
+    return [
+        Finish(player_id(user, level), place, result, score)
+        for user, level, place, result, score in seats
+        if level is None or level in LEVEL_IDS
+    ]
 
 
 def backfill(conn: Cursor) -> None:
@@ -117,9 +122,8 @@ def backfill(conn: Cursor) -> None:
         if guild not in seasons:
             seasons[guild] = current_season(conn, guild)
         season = seasons[guild]
-        finishes = finishes_of(
-            (r[3], r[8], r[4], r[5], r[6]) for r in game_rows if not r[9] or r[8] in ("easy", "normal", "hard")
-        )
+        # (a computer player's seat whose level is not found in the game's seats is left out, as an unknown level)
+        finishes = finishes_of((r[3], r[8] if r[9] else None, r[4], r[5], r[6]) for r in game_rows if not r[9] or r[8])
         for board in (game, ALL):
             prefix = (guild, season, board)
             mine = {f.player: book[k] for f in finishes if (k := (*prefix, f.player)) in book}

@@ -311,3 +311,8 @@ async def test_season_names_are_refused_clearly_and_nothing_changes(tmp_path, na
             await ratings.season_of(store, GUILD, "Autumn")
     finally:
         await store.close()
+
+
+def test_seats_become_finishes_by_member_id_or_computer_level():
+    seats = [(100, None, 1, "win", 9), (-2, "hard", 2, "loss", 3), (-1, "grandmaster", 3, "loss", 0)]
+    assert ratings.finishes_of(seats) == [Finish(100, 1, "win", 9), Finish(-3, 2, "loss", 3)]  # unknown: left out
