@@ -316,3 +316,33 @@ async def test_season_names_are_refused_clearly_and_nothing_changes(tmp_path, na
 def test_seats_become_finishes_by_member_id_or_computer_level():
     seats = [(100, None, 1, "win", 9), (-2, "hard", 2, "loss", 3), (-1, "grandmaster", 3, "loss", 0)]
     assert ratings.finishes_of(seats) == [Finish(100, 1, "win", 9), Finish(-3, 2, "loss", 3)]  # unknown: left out
+
+
+async def test_the_global_board_takes_opted_in_servers_once_per_member_at_their_best(tmp_path):
+    store = await Store.open(tmp_path / "t.db")
+    try:
+        shut = 43  # a server that does not share its board
+
+        def game(n: int, guild: int, winner: int, loser: int) -> Any:
+            return ratings.record(n, guild, "pig", [Finish(winner, 1, "win"), Finish(loser, 2, "loss")], float(n))
+
+        steps = [game(n, GUILD, ALICE.id, BOB.id) for n in range(1, 4)]  # Alice strong here
+        steps += [game(n, OTHER_GUILD, CAROL.id, ALICE.id) for n in range(4, 6)]  # and weaker there
+        steps += [game(6, shut, 999, 998)]
+        await store.write(steps)
+        await store.write([repo.set_guild_setting(g, "global", True) for g in (GUILD, OTHER_GUILD)])
+        entries, total = await ratings.global_board(store, "pig", 10)
+        assert total == 3 and [e.user_id for e in entries].count(ALICE.id) == 1
+        alice = next(e for e in entries if e.user_id == ALICE.id)
+        assert alice.standing == await ratings.standing(store, GUILD, 0, "pig", ALICE.id)  # her best server's
+        assert {e.user_id for e in entries} == {ALICE.id, BOB.id, CAROL.id}  # 998 and 999: not shared
+        await store.write([("INSERT INTO users (user_id, opted_out) VALUES (?, 1)", (BOB.id,))])
+        assert {e.user_id for e in (await ratings.global_board(store, "pig", 10))[0]} == {ALICE.id, CAROL.id}
+        assert (await ratings.board(store, GUILD, 0, "pig", 10))[1] == 1  # nor on his server's board
+        assert await ratings.favourite_game(store, GUILD, 0, ALICE.id) == "pig"
+        assert await ratings.rank(store, GUILD, 0, "pig", ALICE.id) is None  # 3 games: provisional
+        await store.write([game(n, GUILD, CAROL.id, ALICE.id) for n in (7, 8)])
+        assert await ratings.rank(store, GUILD, 0, "pig", ALICE.id) == 1  # 5 games; Bob opted out, Carol provisional
+        assert await ratings.rank(store, GUILD, 0, "pig", BOB.id) is None
+    finally:
+        await store.close()
