@@ -1,87 +1,222 @@
-"""Pig solver: time to solve Pig for optimal play (bot/ai/pig_solver.py), and to load a shipped table (pig_tables.py).
+"""Pig solver and hard player (issue 17): solve times per target and variant, and the fallback's strength.
 
-Solves target 100 with one die (Pig) and two dice (Big Pig defaults: double ones +25, doubles x2), each a
-few times (best and median of the runs; the first run includes numpy's warm-up), checks the result
-against the table shipped in bot/ai/data, and, without --quick, the slow ``double_ones=lose_score``
-variant (an outer fixed-point iteration around the layered solve).
+**Solve** (default): solves each variant at each target once (wall and CPU seconds, wavefront passes,
+layers re-solved, P(first wins)); at the shipped targets it also checks the result against the table in
+bot/ai/data. Variants: ``d1`` one die, ``bigpig`` (two dice, defaults), ``lose`` (double ones lose the
+score, doubles x1: Two-Dice Pig), ``bust-mr`` (double ones bust, doubles x1, re-roll after doubles).
 
-    python -m benchmarks.pig_solver
+**Strength** (``--strength``): win shares of the hard player's pieces against the other levels, one die.
+Exact (Markov chain, no sampling: ``bot.ai.pig_solver.evaluate_both_seats``, seats averaged) at the
+``--exact`` targets; simulated at ``--simulate`` targets (seats alternated, seeded dice, 95% Wilson
+intervals), where ``fallback`` is the hard player while its table is being solved.
+
+    nice -n 19 python -m benchmarks.pig_solver --targets 10,100,200,500 --variants d1,bigpig
+    nice -n 19 python -m benchmarks.pig_solver --targets 1000 --variants d1
+    nice -n 19 python -m benchmarks.pig_solver --strength --exact 100,200 --simulate 500 --games 2000
     python -m benchmarks.pig_solver --quick
 """
 
 from __future__ import annotations
 
-import statistics
+import random
+import resource
 import time
+from collections.abc import Callable
+from typing import Any
 
 from benchmarks._common import header, parser, show
 
+VARIANTS: dict[str, dict[str, Any]] = {
+    "d1": {"dice": 1},
+    "bigpig": {"dice": 2},
+    "lose": {"dice": 2, "double_ones": "lose_score", "doubles_multiplier": 1},
+    "bust-mr": {"dice": 2, "double_ones": "bust", "doubles_multiplier": 1, "must_roll_after_doubles": True},
+}
 
-def run(quick: bool = False, repeats: int | None = None) -> dict[str, float]:
-    header("Pig solver (numpy, policy iteration per score-sum layer)")
-    try:
-        import numpy  # noqa: F401
 
-        from bot.ai.pig_solver import solve
-        from bot.ai.pig_tables import PigRules, load_shipped
-    except (ImportError, RuntimeError) as error:
-        print(f"solver unavailable ({error}): skipped")
-        return {}
-    repeats = repeats or (1 if quick else 3)
-    cases = [("Pig, 1 die", PigRules(dice=1, target=100)), ("Big Pig, 2 dice", PigRules(dice=2, target=100))]
-    if not quick:
-        cases.append(
-            ("Big Pig, 2 dice, double ones lose score", PigRules(dice=2, target=100, double_ones="lose_score"))
-        )
+def run(quick: bool = False, targets: list[int] | None = None, variants: list[str] | None = None) -> dict[str, float]:
+    header("Pig solver (numpy wavefront, policy iteration over all score-sum layers)")
+    import numpy  # noqa: F401  (the solver's dependency: fail early and plainly)
+
+    from bot.ai.pig_solver import solve
+    from bot.ai.pig_tables import PigRules, load_shipped
+
+    targets = targets or ([10, 100] if quick else [10, 100, 200, 500])
+    variants = variants or (["d1", "bigpig"] if quick else list(VARIANTS))
     rows, out = [], {}
-    for label, rules in cases:
-        times, solution = [], None
-        for _ in range(repeats if rules.double_ones != "lose_score" else 1):
-            t0 = time.perf_counter()
+    for name in variants:
+        for target in targets:
+            rules = PigRules(target=target, **VARIANTS[name])
+            wall, cpu = time.perf_counter(), time.process_time()
             solution = solve(rules)
-            times.append(time.perf_counter() - t0)
-        assert solution is not None
-        t0 = time.perf_counter()
-        shipped = load_shipped(rules)
-        load = time.perf_counter() - t0
-        same = "-" if shipped is None else ("same" if shipped.bits == solution.policy().bits else "DIFFERENT")
-        out[rules.key] = min(times)
-        rows.append(
-            (
-                label,
-                rules.target,
-                rules.states,
-                min(times),
-                statistics.median(times),
-                solution.passes,
-                solution.rounds,
-                f"{solution.p_first:.6f}",
-                same,
-                load * 1e3 if shipped else None,
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            shipped = load_shipped(rules)
+            same = "-" if shipped is None else ("same" if shipped.bits == solution.bits else "DIFFERENT")
+            out[rules.key] = wall
+            rows.append(
+                (
+                    rules.key,
+                    rules.states,
+                    round(wall, 2),
+                    round(cpu, 2),
+                    solution.passes,
+                    solution.rounds,
+                    solution.stats.get("layers_resolved", 0),
+                    f"{solution.p_first:.6f}",
+                    f"{solution.min_margin:.1g}",
+                    same,
+                )
             )
-        )
+            print(*rows[-1], sep="  ", flush=True)
     show(
         rows,
-        [
-            "variant",
-            "target",
-            "states",
-            "best s",
-            "median s",
-            "layer passes",
-            "rounds",
-            "P(first wins)",
-            "vs shipped table",
-            "load shipped ms",
-        ],
+        ["variant", "states", "wall s", "CPU s", "passes", "rounds", "re-solved", "P(first wins)", "margin", "shipped"],
     )
-    print("(Neller & Presser 2004 give P(first wins) = 0.5306 for Pig to 100)")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory {peak:.0f} MB (Neller & Presser 2004: P(first wins) = 0.5306 for Pig to 100)")
     return out
 
 
+# ------------------------------------------------------------------------------------------
+# Strength
+
+
+def _policies(np: Any, rules: Any) -> dict[str, Any]:
+    """The one-die players as exact policies (bool per state, table order)."""
+    from bot.ai.pig_player import END_RACE_MARGIN, KEEP_PACE_BASE, NORMAL_HOLD
+    from bot.ai.pig_solver import policy_from, solve
+
+    end = rules.target - END_RACE_MARGIN
+
+    def racing(i: Any, j: Any) -> Any:
+        return (i >= end) | (j >= end)
+
+    return {
+        "hard": solve(rules).bits,
+        "fallback": policy_from(
+            rules, lambda i, j, k: racing(i, j) | (k < KEEP_PACE_BASE + np.floor((j - i) / 8 + 0.5))
+        ),
+        "normal": policy_from(rules, lambda i, j, k: racing(i, j) | (k < NORMAL_HOLD[1])),
+        "hold25+race": policy_from(rules, lambda i, j, k: racing(i, j) | (k < 25)),
+        "hold25": policy_from(rules, lambda i, j, k: k < 25),
+        "ref:sensible": policy_from(rules, lambda i, j, k: k < 20),
+    }
+
+
+PAIRS = [
+    ("hard", "normal"),
+    ("hard", "ref:sensible"),
+    ("normal", "ref:sensible"),
+    ("fallback", "normal"),
+    ("fallback", "hold25"),
+    ("fallback", "hold25+race"),
+    ("fallback", "hard"),
+    ("hold25+race", "hard"),
+]
+
+
+def exact(targets: list[int]) -> None:
+    import numpy as np
+
+    from bot.ai.pig_solver import as_array, evaluate_both_seats
+    from bot.ai.pig_tables import PigPolicy, PigRules
+
+    header("Pig strength, exact (Markov chain; share of the first player named, seats averaged)")
+    rows = []
+    for target in targets:
+        rules = PigRules(target=target)
+        wall = time.perf_counter()
+        pols = _policies(np, rules)
+        pols["hard"] = as_array(rules, PigPolicy(rules, pols["hard"]))
+        for a, b in PAIRS:
+            first, second, avg = evaluate_both_seats(rules, pols[a], pols[b])
+            rows.append((target, f"{a} vs {b}", f"{avg:.4f}", f"{first:.4f}", f"{second:.4f}"))
+            print(*rows[-1], sep="  ", flush=True)
+        print(f"(target {target}: {time.perf_counter() - wall:.0f} s)")
+    show(rows, ["target", "matchup", "share", "going first", "going second"])
+
+
+def _deciders(rules: Any) -> dict[str, Callable[[int, int, int], bool]]:
+    """Hold? per player, from (my score, the leader's score, turn total): the player's own rules."""
+    from bot.ai.pig_player import END_RACE_MARGIN, NORMAL_HOLD, fallback_holds, get_policy
+
+    end = rules.target - END_RACE_MARGIN
+    table = get_policy(rules, compute=True)
+    assert table is not None
+    return {
+        "hard": lambda i, j, k: not table.rolls(i, j, k),
+        "fallback": lambda i, j, k: fallback_holds(rules, i, j, k),
+        "normal": lambda i, j, k: i < end and j < end and k >= NORMAL_HOLD[1],
+        "hold25+race": lambda i, j, k: i < end and j < end and k >= 25,
+        "hold25": lambda i, j, k: k >= 25,
+        "ref:sensible": lambda i, j, k: k >= 20,
+    }
+
+
+def simulate(targets: list[int], games: int, seed: int) -> None:
+    from bot.ai.pig_tables import PigRules
+    from bot.simulate import wilson
+
+    header(f"Pig strength, simulated ({games} games per matchup, seats alternated, seed {seed})")
+    rows = []
+    for target in targets:
+        rules = PigRules(target=target)
+        deciders = _deciders(rules)  # solves (or loads the cached table) first
+        for a, b in PAIRS:
+            wins = 0.0
+            cpu = time.process_time()
+            for n in range(games):
+                dice = random.Random(f"{seed}:{target}:{n}")
+                players = (deciders[a], deciders[b]) if n % 2 == 0 else (deciders[b], deciders[a])
+                winner = _play(rules.target, players, dice)
+                wins += winner == (0 if n % 2 == 0 else 1)
+            lo, hi = wilson(wins, games)
+            rows.append((target, f"{a} vs {b}", f"{wins / games:.3f}", f"{lo:.3f}-{hi:.3f}"))
+            print(*rows[-1], f"CPU {time.process_time() - cpu:.1f} s", sep="  ", flush=True)
+    show(rows, ["target", "matchup", "share", "95% CI"])
+
+
+def _play(target: int, players: tuple[Callable[[int, int, int], bool], ...], dice: random.Random) -> int:
+    """One heads-up one-die game (rules P-1, P-2, P-4 with the automatic hold): the winner's seat."""
+    scores = [0, 0]
+    p = 0
+    while True:
+        k = 0
+        while True:
+            face = dice.randint(1, 6)
+            if face == 1:
+                k = 0
+                break
+            k += face
+            if scores[p] + k >= target:
+                return p
+            if players[p](scores[p], scores[1 - p], k):
+                break
+        scores[p] += k
+        p = 1 - p
+
+
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
 def main() -> None:
-    args = parser(__doc__.split("\n")[0]).parse_args()
-    run(args.quick)
+    p = parser(__doc__.split("\n")[0])
+    p.add_argument("--targets", type=_ints, default=None, help="comma-separated targets (default 10,100,200,500)")
+    p.add_argument("--variants", type=lambda s: s.split(","), default=None, help=f"of {', '.join(VARIANTS)}")
+    p.add_argument("--strength", action="store_true", help="win shares instead of solve times")
+    p.add_argument("--exact", type=_ints, default=[100, 200], help="targets for exact values (default 100,200)")
+    p.add_argument("--simulate", type=_ints, default=[500], help="targets for simulation (default 500)")
+    p.add_argument("--games", type=int, default=2000, help="simulated games per matchup (default 2000)")
+    p.add_argument("--seed", type=int, default=17)
+    args = p.parse_args()
+    if args.strength:
+        if args.exact:
+            exact(args.exact)
+        if args.simulate:
+            simulate(args.simulate, args.games, args.seed)
+        return
+    run(args.quick, args.targets, args.variants)
 
 
 if __name__ == "__main__":
