@@ -25,7 +25,7 @@ from bot.i18n import t
 from bot.ratings import ALL, Standing
 from bot.store import ratings, repo
 from bot.store.ratings import PROVISIONAL_GAMES, Entry, Season, SeasonRefused
-from cogs.utils.components import button_label
+from cogs.utils.components import MAX_CHOICES, button_label
 from cogs.utils.games import game_choices
 from cogs.utils.replies import AnswersErrors, guild_of, locale_of, send_ephemeral, within_deadline
 
@@ -279,7 +279,7 @@ class Stats(AnswersErrors, commands.Cog):
             app_commands.Choice(name=season_label(s, locale)[:100], value=f"#{s.number}")
             for s in known
             if typed in season_label(s, locale).casefold()
-        ][:25]
+        ][:MAX_CHOICES]
 
     @app_commands.command(name="stats", description=t("cmd.stats"))
     @app_commands.describe(member=t("cmd.stats_member"), game=t("rating.cmd_stats_game"))
