@@ -139,11 +139,16 @@ def option_fields(game: str) -> dict[str, tuple[type, tuple[str, Any] | None]]:
     return {f.name: (hints[f.name], declared.get(f.name)) for f in dataclasses.fields(options)}
 
 
+# What /<game> new takes for the table rather than the game: the table's language (the same for every game).
+TABLE_PARAMETERS = {"language"}
+
+
 def parameter_mismatches(game: str, parameters: dict[str, Any] | None = None) -> list[str]:
     """Every way ``/<game> new`` (or the given ``parameters``) differs from ``Options``: names, types, choices,
     ranges (empty: they agree)."""
     fields = option_fields(game)
     parameters = parameters if parameters is not None else {p.name: p for p in new_command(game).parameters}
+    parameters = {k: v for k, v in parameters.items() if k not in TABLE_PARAMETERS}
     problems = [f"{name}: an option /{game} new lacks" for name in fields.keys() - parameters.keys()]
     problems += [f"{name}: not an option of {game}" for name in parameters.keys() - fields.keys()]
     defaults = get_engine(game).options()
