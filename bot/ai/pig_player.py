@@ -89,6 +89,7 @@ class RandomLike(Protocol):
 _policies: dict[PigRules, Policy] = {}
 _missing: set[PigRules] = set()  # looked for and not found/solved; prepare() still may solve
 _pending: dict[PigRules, Future[Policy | None]] = {}  # solves queued or running in the worker
+_failed: set[PigRules] = set()  # solves that raised or found nothing (no numpy): not retried
 _lock = threading.Lock()
 _executor: ThreadPoolExecutor | None = None
 
@@ -125,18 +126,19 @@ def _load(path: Path, rules: PigRules) -> PigPolicy | None:
     return policy
 
 
-def get_policy(rules: PigRules, *, compute: bool = False) -> Policy | None:
+def get_policy(rules: PigRules, *, compute: bool = False, disk: bool = True) -> Policy | None:
     """The optimal table for ``rules``: loaded (shipped, else cached on disk; a bigger target's table of the
     same variant answers too, see :class:`ShiftedPolicy`), else solved when ``compute`` (blocking: call it
     from a worker, see :func:`solve_in_background`), else None. Solved tables are kept in memory and written
-    to :func:`cache_dir`; a cached file that is corrupt or stale is solved again."""
+    to :func:`cache_dir`; a cached file that is corrupt or stale is solved again. Without ``disk``, only
+    tables in memory or shipped (small) are looked at: a decision never waits for a big file."""
     policy = _policies.get(rules)
     if policy is not None:
         return policy
     if rules in _missing and not compute:
         return None
     with _lock:
-        policy = _policies.get(rules) or _find(rules)
+        policy = _policies.get(rules) or _find(rules, disk)
     if policy is None and compute and numpy_available():
         from bot.ai.pig_solver import solve
 
@@ -155,21 +157,21 @@ def get_policy(rules: PigRules, *, compute: bool = False) -> Policy | None:
         return policy
 
 
-def _find(rules: PigRules) -> Policy | None:
+def _find(rules: PigRules, disk: bool = True) -> Policy | None:
     """A table on hand for ``rules``: its own (shipped, cached), else the smallest bigger target's."""
     try:
         policy: Policy | None = load_shipped(rules)
     except (OSError, ValueError, PolicyFormatError) as exc:
         log.warning("ignoring the shipped Pig table for %s: %s", rules.key, exc)
         policy = None
-    if policy is None:
+    if policy is None and disk:
         policy = _load(cache_dir() / f"{rules.key}.bin", rules)
     if policy is not None or not rules.shifts:
         return policy
     bigger: set[int] = {r.target for r in _policies if r.with_target(rules.target) == rules}
     bigger |= {int(spec["target"]) for spec in SHIPPED if PigRules(**spec).with_target(rules.target) == rules}
     stem = rules.key[: -len(f"t{rules.target}")]
-    for path in cache_dir().glob(f"{stem}t*.bin"):
+    for path in cache_dir().glob(f"{stem}t*.bin") if disk else ():
         tail = path.stem[len(stem) + 1 :]
         if tail.isdigit():
             bigger.add(int(tail))
@@ -181,7 +183,8 @@ def _find(rules: PigRules) -> Policy | None:
                 base = load_shipped(wider)
             except (OSError, ValueError, PolicyFormatError):
                 base = None
-            base = base or _load(cache_dir() / f"{wider.key}.bin", wider)
+            if disk:
+                base = base or _load(cache_dir() / f"{wider.key}.bin", wider)
         if base is not None:
             return ShiftedPolicy(base.base if isinstance(base, ShiftedPolicy) else base, rules.target)
     return None
@@ -189,17 +192,16 @@ def _find(rules: PigRules) -> Policy | None:
 
 def solve_in_background(options: Any) -> Future[Policy | None] | None:
     """Start making the hard player's table for these options (a lobby's ``PigOptions`` or its dict) in the
-    worker thread, and return at once: None when the table is already loaded or cannot be solved here
-    (no numpy), else the future of the (running or queued) solve. Safe to call on every move or lobby change."""
+    worker thread (it reads a cached file, or solves), and return at once: None when the table is already
+    loaded or an earlier attempt found no way (no file and no numpy, or the solve failed), else the future of
+    the (running or queued) job. Safe to call on every move or lobby change."""
     rules = PigRules.from_options(options)
-    if rules in _policies:
+    if rules in _policies or rules in _failed:
         return None
     with _lock:
         running = _pending.get(rules)
         if running is not None:
             return running
-        if not numpy_available():
-            return None
         future = _worker().submit(_solve_job, rules)
         _pending[rules] = future
         return future
@@ -207,9 +209,13 @@ def solve_in_background(options: Any) -> Future[Policy | None] | None:
 
 def _solve_job(rules: PigRules) -> Policy | None:
     try:
-        return get_policy(rules, compute=True)
+        policy = get_policy(rules, compute=True)
+        if policy is None:  # no file and no numpy: asking again will not help
+            _failed.add(rules)
+        return policy
     except Exception:
         log.exception("solving the Pig table %s failed; the hard player keeps its fallback", rules.key)
+        _failed.add(rules)  # no retry on every move
         raise
     finally:
         with _lock:
@@ -234,6 +240,7 @@ def clear_memory_cache() -> None:
     with _lock:
         _policies.clear()
         _missing.clear()
+        _failed.clear()
 
 
 # --------------------------------------------------------------------------------------------
@@ -280,7 +287,7 @@ def wants_hold(view: PigView, level: str, rng: RandomLike | None = None) -> bool
     if level == "normal":
         end_race = rules.target - END_RACE_MARGIN
         return i < end_race and j < end_race and k >= NORMAL_HOLD[rules.dice]
-    policy = get_policy(rules)
+    policy = get_policy(rules, disk=False)  # a cached file, however big, is read by the worker
     t = rules.target
     if policy is None:
         solve_in_background(rules.to_dict())  # returns at once; the next decisions use the table when ready

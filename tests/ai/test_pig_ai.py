@@ -651,3 +651,21 @@ def test_get_policy_uses_a_bigger_table_without_solving(monkeypatch):
     assert get_policy(PigRules(dice=2, target=40, double_ones="lose_score")) is None  # a wipe does not shift
     with pytest.raises(ValueError):
         ShiftedPolicy(load_shipped(ONE_DIE), 101)
+
+
+def test_a_decision_never_reads_the_disk_cache_itself(numpy, tmp_path, no_background_solves):
+    rules = PigRules(dice=2, target=36, double_ones="lose_score")
+    table = solve(rules).policy()
+    table.save(tmp_path / "cache" / f"{rules.key}.bin")
+    state = next(
+        (i, j, k)
+        for i in range(36)
+        for j in range(36)
+        for k in range(1, 36 - i)
+        if table.rolls(i, j, k) == fallback_holds(rules, i, j, k)
+    )
+    view = view_for([state[0], state[1]], state[2], **rules.to_dict())
+    assert choose(view, "hard") == (HOLD if fallback_holds(rules, *state) else ROLL)  # the fallback, at once
+    assert [PigRules.from_options(o) for o in no_background_solves] == [rules]  # the worker will read the file
+    assert get_policy(rules, compute=True) == table  # (what the worker does: no solve, the file)
+    assert choose(view, "hard") == (ROLL if table.rolls(*state) else HOLD)
