@@ -70,14 +70,14 @@ async def add_member_data(store: Store) -> None:
         statements.append(
             (
                 "INSERT INTO ratings (guild_id, season, game, user_id, mu, sigma, ordinal, updated_at)"
-                " VALUES (?, 0, 'pig', ?, 25, 7, ?, 1)",
+                " VALUES (?, 7, 'pig', ?, 25, 7, ?, 1)",  # season 7: the games played here rate season 0
                 (GUILD, user, ordinal),
             )
         )
         statements.append(
             (
                 "INSERT INTO rating_history (game_id, user_id, guild_id, season, game, mu, sigma, ordinal, at)"
-                " VALUES (1, ?, ?, 0, 'pig', 25, 7, ?, 1)",
+                " VALUES (999999, ?, ?, 7, 'pig', 25, 7, ?, 1)",  # a game id no game here has
                 (user, GUILD, ordinal),
             )
         )
@@ -106,12 +106,15 @@ async def test_deleting_a_member_leaves_no_trace_and_the_others_and_the_games_as
         exports = {g: export_of(await history.game_record(store, g)) for g in games}
         others = "SELECT * FROM results WHERE user_id <> ? ORDER BY game_id, user_id"
 
+        theirs_rated = sum(r[3] == ZEPH.id for r in before["ratings"]) + sum(
+            r[1] == ZEPH.id for r in before["rating_history"]
+        )
         done = await privacy.delete_member(store, ZEPH.id, deleted_name)
 
         after = await everything(store)
         assert mentions(after, str(ZEPH.id), ZEPH.name, "Zephyrine") == []
         assert done.anonymous_id is not None and done.anonymous_id < privacy.ANONYMOUS_BELOW
-        assert (done.games, done.results, done.ratings) == (len(games), len(games), 2)
+        assert (done.games, done.results, done.ratings) == (len(games), len(games), theirs_rated)
         # The others' results, ratings and settings are as they were; the member's results keep place and score.
         assert await rows(store, others, (done.anonymous_id,)) == [
             r for r in before["results"] if r[3] not in (ZEPH.id,)
