@@ -31,8 +31,12 @@ automatically only when holding wins outright (rule P-4a).
 Approximations (documented, not validated):
 
 * **More than two players**: the 2-player table is used with ``j`` = the highest score among
-  the opponents still in the game (the leader is the one to beat). The true multiplayer
-  optimum depends on every score and on the seating order.
+  the opponents still in the game (the leader is the one to beat) plus ``MULTI_LEADER_BONUS``
+  (10) when two or more opponents are left: with more rivals someone is likelier to get there
+  first, so the player takes a little more risk. Measured against two and three ``normal``
+  players (6,000 games, target 100, same dice for every candidate): bonus 0 / 10 / 20 won
+  0.341 / 0.356 / 0.341 of the games at three players and 0.267 / 0.268 / 0.258 at four. The
+  true multiplayer optimum depends on every score and on the seating order.
 * ``equal_turns``: not modelled by the table. The only change: when an opponent already has
   the target or more (the round is finishing), every level keeps rolling until it passes them.
 * ``must_roll_after_doubles``: the forced re-roll is modelled by the solver; when a re-roll is
@@ -74,6 +78,7 @@ BIG_PIG_FALLBACK_HOLD = 32  # best hold-at-n vs optimal for Big Pig (rules/pig.m
 TWO_DICE_FALLBACK_HOLD = 23  # best hold-at-n for Two-Dice Pig (Zhu & Ma 2022; reproduced)
 KEEP_PACE_BASE = 21
 END_RACE_MARGIN = 29  # roll for the goal once either score is target - 29 or more (71 at target 100)
+MULTI_LEADER_BONUS = 10  # hard, 2+ opponents: read the table as if the leader had 10 more (measured)
 CACHE_ENV = "DICETAVERN_CACHE_DIR"
 DATABASE_ENV = "DATABASE_PATH"
 DEFAULT_DATA_DIR = "data"  # the folder of bot.client.DEFAULT_DATABASE (not imported: it pulls in discord)
@@ -274,7 +279,8 @@ def wants_hold(view: PigView, level: str, rng: RandomLike | None = None) -> bool
     active = list(view.get("active") or [True] * len(scores))
     i = int(scores[me])
     k = int(view.get("turn_total", 0))
-    j = max((int(s) for seat, s in enumerate(scores) if seat != me and active[seat]), default=0)
+    rivals = [int(s) for seat, s in enumerate(scores) if seat != me and active[seat]]
+    j = max(rivals, default=0)
     if options.get("equal_turns") and j >= rules.target:
         return i + k > j  # the round is finishing: only passing the leader can win
     if i + k >= rules.target:
@@ -292,6 +298,8 @@ def wants_hold(view: PigView, level: str, rng: RandomLike | None = None) -> bool
     if policy is None:
         solve_in_background(rules.to_dict())  # returns at once; the next decisions use the table when ready
         return fallback_holds(rules, i, j, k)
+    if len(rivals) > 1:
+        j += MULTI_LEADER_BONUS
     return not policy.rolls(min(i, t - 1), min(j, t - 1), k)
 
 

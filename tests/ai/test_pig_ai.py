@@ -341,12 +341,14 @@ def test_forced_moves_are_the_only_legal_ones():
 
 
 def test_multiplayer_uses_the_leading_opponent(one_die):
-    # seat 1 is the computer; its opponents have 10 and 55 (and an inactive 90, ignored)
-    view = view_for([10, 30, 55, 90], 18, me=1, active=[True, True, True, False])
-    expected = HOLD if not one_die.rolls(30, 55, 18) else ROLL
-    assert choose(view, "hard") == expected
+    # seat 1 is the computer; its opponents have 10 and 55 (and an inactive 90, ignored): the table
+    # against the leader, read as if the leader had MULTI_LEADER_BONUS more (two rivals)
     for k in range(1, 70):
         view = view_for([10, 30, 55, 90], k, me=1, active=[True, True, True, False])
+        assert wants_hold(view, "hard") == (not one_die.rolls(30, 55 + pig_player.MULTI_LEADER_BONUS, k))
+    assert any(one_die.rolls(30, 55, k) != one_die.rolls(30, 65, k) for k in range(1, 70))
+    for k in range(1, 70):  # one rival left: the plain table
+        view = view_for([10, 30, 55, 90], k, me=1, active=[False, True, True, False])
         assert wants_hold(view, "hard") == (not one_die.rolls(30, 55, k))
 
 
