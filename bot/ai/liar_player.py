@@ -8,24 +8,26 @@ A bid (q, f) is true when at least q dice show f (plus every 1 with ``wild_ones`
 seat's own view: with m of its own dice matching and U dice unknown, P(true) =
 P(Binomial(U, p) >= q - m), p = 1/6, or 1/3 with wild ones.
 
-* ``normal`` (the rules' medium bot, after Neller's SimpleDudoPlayer): challenge when the
-  standing bid is less likely than 1/2; otherwise bid the legal raise most likely to be true
-  (ties: the smallest raise).
-* ``hard`` reads the table: each opponent's bids this round are evidence about their hand
-  (players tend to bid faces they hold): an opponent who has bid face f is believed to hold
-  k of them with weight Binomial(k) x (1 + ``READ_WEIGHT`` k), and the total count is the exact
-  convolution over the opponents. Every legal raise gets a value:
+* ``normal`` (the rules' medium bot, after Neller's SimpleDudoPlayer, with reads): challenge when
+  the standing bid is less likely than 1/2, otherwise bid the legal raise most likely to be true
+  (ties: the smallest raise). The chance is judged with :class:`bot.ai.liar_reader.Reader`'s
+  posterior over each opponent's hand given its bids this round (a bidder probably holds some of
+  the face it bids); from its own dice alone when an opponent holds more than six dice.
+* ``hard``:
 
-  - without wild ones, one bid of look-ahead: the next player is modelled as the medium bot
-    (it calls a bid it finds less likely than 1/2, given its own dice, which hard estimates
-    from its reads of that player); value = P(called) x P(true) + P(not called) x 1/2;
-  - with wild ones (where that look-ahead did worse in simulation), the likeliest raises
-    count as equal and the strongest of them wins (pressing the next player).
-
-  It challenges when the standing bid is false with a chance above the best value plus a
-  margin, else bids the best raise (ties: the strongest); 15% of the time it bluffs instead
-  with the best raise on a face it holds none of, if that is within 0.15 of the best, so
-  that its own bids cannot be read as plainly.
+  - heads-up, when a table ships for the dice split (one or two dice each, every raise rule, wild
+    ones on and off; :mod:`bot.ai.liar_endgame`): the **equilibrium strategy** solved offline by
+    CFR+ (:mod:`bot.ai.liar_solver`), exploitability at most 0.02;
+  - otherwise, with every opponent's hand enumerable (at most six dice): the reader's posterior and
+    a two-ply look-ahead (:mod:`bot.ai.liar_reader`): a raise is worth P(true) if the next seat
+    would call it, else what our reply to its likeliest raise is worth; it challenges when
+    P(standing bid false) beats every raise (by ``READ_MARGIN_MULTI`` with three or more seats, where
+    a round that passes it by is not lost); 10% of the time it bluffs on a face it lacks when that
+    costs at most 0.05;
+  - otherwise (loot games with big hands) the older reading of :class:`_Table`: an opponent who has bid face f
+    is believed to hold k of them with weight Binomial(k) x (1 + ``READ_WEIGHT`` k); without wild
+    ones one bid of look-ahead (the next player modelled as the medium bot), with wild ones the
+    strongest of the likeliest raises; 15% bluffs.
 * ``easy``: a noisy challenge threshold (0.2 to 0.7) and, half the time, one of the three
   smallest raises at random instead of the likeliest.
 
@@ -53,6 +55,9 @@ HARD_SLACK = 0.1  # hard, wild ones: stronger raises within this much of the lik
 HARD_PRESS_MARGIN = 0.1  # hard, wild ones: the challenge margin (over the likeliest + slack)
 HARD_BLUFF = 0.15  # hard: chance to bluff on a face it does not hold
 HARD_BLUFF_COST = 0.15  # hard: a bluff may be this much worse than the best raise
+NORMAL_READS = True  # normal: judge bids by the reader's posterior (else from its own dice alone)
+HARD_BETA = 8.0  # hard: the reader's sharpness (liar_reader.BETA)
+READ_MARGIN_MULTI = 0.1  # hard, three or more seats: challenge only when that beats every raise by this much
 READ_CANDIDATES = 8  # hard: raises (the likeliest) given the look-ahead
 READ_BLUFF = 0.1  # hard: chance to bid a face it holds none of, when that costs little
 READ_BLUFF_COST = 0.05  # hard: how much a bluff may lose against the best raise
@@ -172,13 +177,18 @@ def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]
         if exact is not None:
             return exact
         if all(c <= MAX_DICE for s, c in enumerate(table.counts) if s != table.me):
-            return _read(Reader(view), raises, can_challenge, rng)
+            return _read(Reader(view, HARD_BETA), raises, can_challenge, rng)
         return _hard(table, raises, can_challenge, rng)
     if level == "easy":
         return _easy(table, raises, can_challenge, rng)
-    if can_challenge and table.bid is not None and table.naive(*table.bid) < 0.5:
+    if NORMAL_READS and all(c <= MAX_DICE for s, c in enumerate(table.counts) if s != table.me):
+        r = Reader(view)
+        chance = r.p_true
+    else:
+        chance = table.naive
+    if can_challenge and table.bid is not None and chance(*table.bid) < 0.5:
         return CHALLENGE
-    best = max(raises, key=lambda b: table.naive(*b))  # max keeps the first (smallest raise) on ties
+    best = max(raises, key=lambda b: chance(*b))  # max keeps the first (smallest raise) on ties
     return Action("bid", best)
 
 
@@ -201,7 +211,7 @@ def _read(r: Reader, raises: list[tuple[int, int]], can_challenge: bool, rng: An
     best = max(value.values())
     if can_challenge and r.bids:
         _, q, f = r.bids[-1]
-        if 1.0 - r.p_true(q, f) > best:
+        if 1.0 - r.p_true(q, f) > best + (0.0 if len(r.opps) == 1 else READ_MARGIN_MULTI):
             return CHALLENGE
     pick = max(ranked, key=lambda b: (round(value[b], 9), chance[b]))
     if rng is not None and rng.random() < READ_BLUFF:

@@ -8,11 +8,15 @@ bluffs and noise. The posterior over each opponent's hand is the prior times tho
 the seats are independent given the bids, so the count of a face over the table is the convolution
 of their posteriors plus the seat's own dice.
 
-**Look-ahead** (``decide``). Challenging is worth P(the standing bid is false). A raise b is worth,
-over the next seat's posterior hands h: if that seat would call b (its own chance of b, crediting
-the bidder with one die of the face, below 1/2), P(b true | h); otherwise it raises to the bid its
-model picks, b'(h), and then — heads-up, where the reply is ours — the better of challenging b'
-(P(b' false | h)) and going on (``GO_ON``); with more seats, ``AFTER`` (the round usually passes us by).
+**Look-ahead** (:meth:`Reader.raise_value`, used by the hard player). Challenging is worth
+P(the standing bid is false). A raise b is worth, over the next seat's posterior hands h: if that
+seat would call b, P(b true | h); otherwise it raises to the bid its model picks, b'(h), and then —
+heads-up, where the reply is ours — the better of challenging b' (P(b' false | h)) and going on
+(``GO_ON``); with more seats, ``AFTER`` (the round usually passes us by). Whether it calls:
+heads-up, it is taken to read our bids as we read its (its chance of b from its own count of the
+face and the table's reading of our bids, b included: :meth:`Reader.public_me`); with more seats,
+half the callers credit us with one die of the face (the probability player) and half judge from
+their own dice (``CREDIT``), which measured better there.
 
 Opponents with more than ``MAX_DICE`` dice (loot games) are not enumerated: the caller falls back.
 """
@@ -31,6 +35,7 @@ BETA = 8.0  # how sharply a bidder prefers the face its hand supports best
 EPS = 0.05  # floor of a bid's likelihood (bluffs, other habits)
 GO_ON = 0.5  # heads-up: our chance when the round goes on past our reply
 AFTER = {"single": 0.1, "lose_die": 0.8, "loot": 0.5}  # more seats: the value of a round that passes us by
+READER_CALLS = True  # model the next seat's call as a reader of our bids (else the CREDIT mix)
 CREDIT = 0.5  # the next seat's call: the share of callers who credit the bidder with one die of the face
 MAX_DICE = 6  # an opponent's hands are enumerated up to this many dice
 
@@ -81,7 +86,8 @@ def _convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
 class Reader:
     """One seat's reading of the table (its view only)."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: Mapping[str, Any], beta: float | None = None) -> None:
+        self.beta = BETA if beta is None else beta
         o = view.get("options") or {}
         self.me: int = int(view["you"])
         self.wild = bool(o.get("wild_ones", False))
@@ -100,32 +106,67 @@ class Reader:
         self.next = next(s for s in ((self.me + k) % n for k in range(1, n)) if self.counts[s])
         self._rest: dict[int, list[float]] = {}
         self._dist: dict[int, list[float]] = {}
+        self._me: list[float] | None = None  # our hand as the table reads our bids
 
     def p(self, f: int) -> float:
         return 1 / 3 if self.wild and f != 1 else 1 / 6
 
     def _posterior(self, seat: int) -> list[float]:
+        """P(seat's hand | its bids this round)."""
         counts, prior = hand_table(self.counts[seat], self.wild)
         post = list(prior)
-        unseen = self.total - self.counts[seat]
         prev = (0, 0)
         for s, q, f in self.bids:
             if s == seat:
-                options = cheapest(self.rule, self.wild, self.total, *prev)
-                # exp(BETA * P(cheapest raise on g true | c dice of g)) per face g and count c
-                table = {
-                    g: [math.exp(BETA * tail(unseen, self.p(g), q2 - c)) for c in range(self.counts[seat] + 1)]
-                    for q2, g in options
-                }
-                if f in table:
-                    row_f = table[f]
-                    rows = list(table.items())
-                    for h, c in enumerate(counts):
-                        z = sum(row[c[g]] for g, row in rows)
-                        post[h] *= EPS + (1 - EPS) * row_f[c[f]] / z
+                self._weigh(post, counts, seat, prev, q, f)
             prev = (q, f)
         norm = sum(post)
         return [x / norm for x in post] if norm > 0 else list(prior)
+
+    def _weigh(
+        self, post: list[float], counts: Sequence[Sequence[int]], seat: int, prev: tuple[int, int], q: int, f: int
+    ) -> None:
+        """Multiply ``post`` by the likelihood of the seat's bid (q, f) over ``prev``, hand by hand."""
+        unseen = self.total - self.counts[seat]
+        options = cheapest(self.rule, self.wild, self.total, *prev)
+        # exp(beta * P(cheapest raise on g true | c dice of g)) per face g and count c
+        table = {
+            g: [math.exp(self.beta * tail(unseen, self.p(g), q2 - c)) for c in range(self.counts[seat] + 1)]
+            for q2, g in options
+        }
+        if f not in table:
+            return
+        row_f = table[f]
+        rows = list(table.items())
+        for h, c in enumerate(counts):
+            z = 0.0
+            for g, row in rows:
+                z += row[c[g]]
+            post[h] *= EPS + (1 - EPS) * row_f[c[f]] / z
+
+    def others(self, f: int) -> list[float]:
+        """P(k dice count as f among the opponents other than the next seat)."""
+        key = 100 + f
+        if key not in self._rest:
+            dist = [1.0]
+            for s in self.opps:
+                if s != self.next:
+                    dist = _convolve(dist, self.face_dist(s, f))
+            self._rest[key] = dist
+        return self._rest[key]
+
+    def public_me(self, q: int, f: int) -> list[float]:
+        """P(we hold k dice counting as f) as the table reads our bids this round and a new bid (q, f)."""
+        counts, _ = hand_table(len(self.hand), self.wild)
+        if self._me is None:
+            self._me = self._posterior(self.me)
+        post = list(self._me)
+        self._weigh(post, counts, self.me, (self.bids[-1][1], self.bids[-1][2]) if self.bids else (0, 0), q, f)
+        norm = sum(post) or 1.0
+        out = [0.0] * (len(self.hand) + 1)
+        for h, w in enumerate(post):
+            out[counts[h][f]] += w / norm
+        return out
 
     def face_dist(self, seat: int, f: int) -> list[float]:
         """P(seat holds k dice counting as f)."""
@@ -172,10 +213,15 @@ class Reader:
         # P(the next seat calls), by its count of f: it judges the bid from its own dice, crediting us
         # with one die of f (the probability player) or not (the plain one), half and half
         p = self.p(f)
-        call = [
-            CREDIT * (tail(unseen - 1, p, q - c - 1) < 0.5) + (1 - CREDIT) * (tail(unseen, p, q - c) < 0.5)
-            for c in range(n + 1)
-        ]
+        if READER_CALLS and heads_up:  # it reads our bids as we read theirs: its chance of b from its count c of f
+            seen = _convolve(self.public_me(q, f), self.others(f))
+            at_least = [sum(seen[k:]) for k in range(len(seen))] + [0.0]
+            call = [float((1.0 if q - c <= 0 else at_least[min(q - c, len(seen))]) < 0.5) for c in range(n + 1)]
+        else:
+            call = [
+                CREDIT * (tail(unseen - 1, p, q - c - 1) < 0.5) + (1 - CREDIT) * (tail(unseen, p, q - c) < 0.5)
+                for c in range(n + 1)
+            ]
         options = cheapest(self.rule, self.wild, self.total, q, f)
         # its raise: the cheapest raise on the face it finds likeliest (crediting us with one die of f)
         score = [(g, q2, [tail(unseen - 1, self.p(g), q2 - c - (g == f)) for c in range(n + 1)]) for q2, g in options]
