@@ -11,10 +11,11 @@ a decision to make. The rules carry no strategy notes for Mex; the heuristics ar
 
 * ``easy``: stands on its own random threshold (54 to 100, redrawn each decision), whatever
   the others threw; never ends a round early and never keeps a die.
-* ``normal``: stands when safe; otherwise throws again while throws remain, except that the
-  first player (who sets the limit for everyone) stands on a double or better, or on 61 or
-  better with one throw left. It never ends a round early.
-* ``hard``: minimises its expected lives lost this round, by exact expectation over its own
+* ``normal``: the round heuristic below (``hard`` before issue 17), without ending a round early.
+* ``hard``: heads-up (the default round: a Mex ends the turn, no kept dice, no passed lead, at
+  most 30 lives), the choice with the best chance of winning the game, from the exact dynamic
+  programme of :mod:`bot.ai.mex_solver` (the default options' table ships in
+  ``bot/ai/data/mex-headsup.json``). Otherwise, and with more players, it minimises its expected lives lost this round, by exact expectation over its own
   throws (stand / throw / keep a 1 or 2 / end the round). Standing on ``v`` costs
   P(nobody after ends below v) x E[penalty], with the players still to throw modelled as
   re-throwing while at or below the lowest value (up to their limit, which the first player
@@ -33,12 +34,12 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any, cast
 
+from bot.ai import mex_solver
 from bot.ai.common import make_choose
 from bot.games.base import Action
 from bot.games.mex import END_ROUND, MEX, STAND, THROW, MexView, mex_value, penalty
 
 EASY_STAND = (54, 61, 63, 65, 100)  # easy stands at or above one of these, drawn each decision
-NORMAL_FIRST_STAND = {2: 100, 1: 61}  # normal as the first player: stand at/above this with n throws left
 
 
 # --- throw probabilities -------------------------------------------------------------------
@@ -89,6 +90,7 @@ class _Round:
         self.hold_allowed = bool(o.get("hold_one_or_two", False))
         self.passes_lead = bool(o.get("mex_passes_lead", False))
         self.lowest = min(self.earlier) if self.earlier else None
+        self.cap: int | None = None  # hard: the lives it has (a bigger penalty costs no more)
 
     def safe(self, value: int) -> bool:
         return self.lowest is not None and value > self.lowest
@@ -116,8 +118,12 @@ class _Round:
         if lose <= 0:
             return 0.0
         mu = p_mex * sum(le**i for i in range(limit))  # a later player throws a Mex before stopping
-        pen = sum(math.comb(m, j) * mu**j * (1 - mu) ** (m - j) * penalty(self.mode, mexes + j) for j in range(m + 1))
+        pen = sum(math.comb(m, j) * mu**j * (1 - mu) ** (m - j) * self.penalty(mexes + j) for j in range(m + 1))
         return lose * pen
+
+    def penalty(self, mexes: int) -> int:
+        pen = penalty(self.mode, mexes)
+        return pen if self.cap is None else min(pen, self.cap)
 
     def end_cost(self, value: int) -> float:
         return 0.0 if self.safe(value) else float(penalty(self.mode, 0))
@@ -169,6 +175,29 @@ def _best_hard(rd: _Round, actions: list[Action]) -> Action:
     return min(choices, key=lambda c: (round(c[0], 12), c[1]))[2]
 
 
+def _heads_up(view: MexView, rd: _Round, actions: list[Action]) -> Action | None:
+    """Heads-up, the choice that maximises the chance of winning the game (:mod:`bot.ai.mex_solver`); None when
+    the round is not one the solver covers (more players, kept dice, a passed lead, very many lives)."""
+    if len(rd.order) != 2 or rd.hold_allowed or rd.passes_lead or not rd.mex_ends_turn:
+        return None
+    lives = view["lives"]
+    starter, other = rd.order
+    if max(lives[starter], lives[other]) > mex_solver.MAX_LIVES:
+        return None
+    game = mex_solver.round_game(rd.max_throws, rd.mode, rd.end_allowed, lives[starter], lives[other])
+    value = mex_value(rd.throws[-1])
+    if rd.pos == 0:
+        options = game.starter_options(len(rd.throws), value, rd.mex_count)
+    else:
+        v = view["round"]["final"][starter]
+        if v is None or rd.limit_set is None:
+            return None
+        options = game.responder_options(v, rd.limit_set, rd.mex_count, len(rd.throws), value)
+    named = {"stand": STAND, "throw": THROW, "end_round": END_ROUND}
+    legal = [(round(v, 12), -i, named[name]) for i, (v, name) in enumerate(options) if named[name] in actions]
+    return max(legal)[2] if legal else None
+
+
 def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
     """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
     modes = [a for a in actions if a.name == "choose"]
@@ -181,18 +210,15 @@ def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]
     if not rd.throws:
         return THROW if THROW in actions else actions[0]
     if level == "hard":
+        exact = _heads_up(cast(MexView, view), rd, actions)
+        if exact is not None:
+            return exact
         return _best_hard(rd, actions)
-    value = mex_value(rd.throws[-1])
-    if level == "easy":
-        threshold = rng.choice(EASY_STAND) if rng is not None else 63
-        want = STAND if value >= threshold else THROW
-    elif rd.safe(value):
-        want = STAND
-    elif rd.lowest is None and rd.limit_set is None:  # the first player sets the limit
-        left = rd.my_limit - len(rd.throws)
-        want = STAND if value >= NORMAL_FIRST_STAND.get(left, 0) else THROW
-    else:
-        want = THROW
+    if level == "normal":
+        rd.end_allowed = False  # normal never ends a round early (the edge hard keeps over it)
+        return _best_hard(rd, actions)
+    threshold = rng.choice(EASY_STAND) if rng is not None else 63  # easy
+    want = STAND if mex_value(rd.throws[-1]) >= threshold else THROW
     if want in actions:
         return want
     return STAND if STAND in actions else actions[0]
