@@ -15,8 +15,9 @@ a decision to make. The rules carry no strategy notes for Mex; the heuristics ar
 * ``hard``: heads-up (the default round: a Mex ends the turn, no kept dice, no passed lead, at
   most 30 lives), the choice with the best chance of winning the game, from the exact dynamic
   programme of :mod:`bot.ai.mex_solver` (the default options' table ships in
-  ``bot/ai/data/mex-headsup.json``). Otherwise, and with more players, it minimises its expected lives lost this round, by exact expectation over its own
-  throws (stand / throw / keep a 1 or 2 / end the round). Standing on ``v`` costs
+  ``bot/ai/data/mex-headsup.json``). Otherwise, and with more players, it minimises its
+  expected lives lost this round, by exact expectation over its own throws (stand / throw /
+  keep a 1 or 2 / end the round). Standing on ``v`` costs
   P(nobody after ends below v) x E[penalty], with the players still to throw modelled as
   re-throwing while at or below the lowest value (up to their limit, which the first player
   sets by standing); ties go to an even extra round, and the expected penalty counts the
