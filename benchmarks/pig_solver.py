@@ -83,7 +83,7 @@ def run(quick: bool = False, targets: list[int] | None = None, variants: list[st
 
 def _policies(np: Any, rules: Any) -> dict[str, Any]:
     """The one-die players as exact policies (bool per state, table order)."""
-    from bot.ai.pig_player import END_RACE_MARGIN, KEEP_PACE_BASE, NORMAL_HOLD
+    from bot.ai.pig_player import END_RACE_MARGIN, KEEP_PACE_BASE, NORMAL_HOLD, keep_pace_scale
     from bot.ai.pig_solver import policy_from, solve
 
     end = rules.target - END_RACE_MARGIN
@@ -94,7 +94,10 @@ def _policies(np: Any, rules: Any) -> dict[str, Any]:
     return {
         "hard": solve(rules).bits,
         "fallback": policy_from(
-            rules, lambda i, j, k: racing(i, j) | (k < KEEP_PACE_BASE + np.floor((j - i) / 8 + 0.5))
+            rules,
+            lambda i, j, k: (
+                racing(i, j) | (k < KEEP_PACE_BASE + np.floor((j - i) * keep_pace_scale(rules.target) / 8 + 0.5))
+            ),
         ),
         "normal": policy_from(rules, lambda i, j, k: racing(i, j) | (k < NORMAL_HOLD[1])),
         "hold25+race": policy_from(rules, lambda i, j, k: racing(i, j) | (k < 25)),

@@ -18,8 +18,8 @@ Levels (rules/pig.md, "Bot recommendations"):
   :func:`solve_in_background` starts solving it in a worker thread (one at a time; the decision
   never waits) and the player uses the fallback until the table is ready. Fallback, one die:
   "keep pace and end race" (roll for the goal once either score reaches ``target - 29``, else
-  hold at 21 + round((j - i) / 8); exact values against the optimal player: 0.4954 at target 100
-  and 0.4906 at 200, against 0.4874 / 0.4730 for hold-at-25 with the same end race); two dice:
+  hold at 21 + round((j - i) / 8), the difference scaled by 100 / target above target 100;
+  docs/AI.md has its measured strength); two dice:
   hold at 32 (Big Pig; the best hold-at-n against optimal play) or 23
   (other two-dice variants), with the same end race at ``target - 29``.
   ``medium`` and ``expert`` are accepted as aliases of ``normal`` and ``hard``.
@@ -77,6 +77,7 @@ NORMAL_HOLD = {1: 22, 2: 28}
 BIG_PIG_FALLBACK_HOLD = 32  # best hold-at-n vs optimal for Big Pig (rules/pig.md)
 TWO_DICE_FALLBACK_HOLD = 23  # best hold-at-n for Two-Dice Pig (Zhu & Ma 2022; reproduced)
 KEEP_PACE_BASE = 21
+KEEP_PACE_REFERENCE = 100  # the target the keep-pace rule was made for (scaled above it)
 END_RACE_MARGIN = 29  # roll for the goal once either score is target - 29 or more (71 at target 100)
 MULTI_LEADER_BONUS = 10  # hard, 2+ opponents: read the table as if the leader had 10 more (measured)
 CACHE_ENV = "DICETAVERN_CACHE_DIR"
@@ -256,13 +257,19 @@ def _round_half_up(x: float) -> int:
     return math.floor(x + 0.5)
 
 
+def keep_pace_scale(target: int) -> float:
+    """The score difference counts less above target 100: a 100-point lead is decisive at 100, not at
+    500 (unscaled, the rule lost to hold-at-22 there: 0.475 over 6,000 games; scaled, 0.514)."""
+    return min(1.0, KEEP_PACE_REFERENCE / target)
+
+
 def fallback_holds(rules: PigRules, i: int, j: int, k: int) -> bool:
     """The hard player's decision without a table (see the module docstring)."""
     end_race = rules.target - END_RACE_MARGIN
     if i >= end_race or j >= end_race:
         return False  # roll for the goal
     if rules.dice == 1:
-        return k >= KEEP_PACE_BASE + _round_half_up((j - i) / 8)
+        return k >= KEEP_PACE_BASE + _round_half_up((j - i) * keep_pace_scale(rules.target) / 8)
     big_pig = rules.double_ones == "plus25" and rules.doubles_multiplier == 2
     return k >= (BIG_PIG_FALLBACK_HOLD if big_pig else TWO_DICE_FALLBACK_HOLD)
 

@@ -479,6 +479,15 @@ def test_fallback_ends_the_race_at_target_minus_29_and_never_holds_there(target,
     assert not fallback_holds(PigRules(target=500), 471, 0, 60)
 
 
+def test_keep_pace_counts_the_difference_less_above_target_100():
+    hold_point = {  # the smallest turn total the fallback holds at, 60 points behind / 30 behind
+        t: [min(k for k in range(1, 60) if fallback_holds(PigRules(target=t), 0, j, k)) for j in (60, 30)]
+        for t in (100, 200, 500, 1000)
+    }
+    assert hold_point[100] == [29, 25]  # the published rule: 21 + round(60 / 8), 21 + round(30 / 8)
+    assert hold_point == {100: [29, 25], 200: [25, 23], 500: [23, 22], 1000: [22, 21]}
+
+
 def test_fallback_beats_hold_at_25_with_the_same_end_race_against_optimal(numpy):
     rules = PigRules(target=60)
     optimal = solve(rules)
