@@ -49,9 +49,10 @@ import importlib.util
 import logging
 import math
 import os
+import queue
 import threading
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -97,7 +98,8 @@ _missing: set[PigRules] = set()  # looked for and not found/solved; prepare() st
 _pending: dict[PigRules, Future[Policy | None]] = {}  # solves queued or running in the worker
 _failed: set[PigRules] = set()  # solves that raised or found nothing (no numpy): not retried
 _lock = threading.Lock()
-_executor: ThreadPoolExecutor | None = None
+_jobs: queue.Queue[tuple[PigRules, Future[Policy | None]]] = queue.Queue()
+_thread: threading.Thread | None = None
 
 
 def cache_dir() -> Path:
@@ -208,8 +210,10 @@ def solve_in_background(options: Any) -> Future[Policy | None] | None:
         running = _pending.get(rules)
         if running is not None:
             return running
-        future = _worker().submit(_solve_job, rules)
+        future: Future[Policy | None] = Future()
         _pending[rules] = future
+        _jobs.put((rules, future))
+        _start_worker()
         return future
 
 
@@ -228,12 +232,24 @@ def _solve_job(rules: PigRules) -> Policy | None:
             _pending.pop(rules, None)
 
 
-def _worker() -> ThreadPoolExecutor:
-    """One solver thread for the process: a solve is CPU-bound (numpy), two at once would only share the CPU."""
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pig-solver")
-    return _executor
+def _start_worker() -> None:
+    """One solver thread for the process (a solve is CPU-bound: two at once would only share the CPU). A daemon:
+    a solve of minutes must not hold up the bot's shutdown (an unfinished table is a temp file, never renamed)."""
+    global _thread
+    if _thread is None or not _thread.is_alive():
+        _thread = threading.Thread(target=_work, name="pig-solver", daemon=True)
+        _thread.start()
+
+
+def _work() -> None:
+    while True:
+        rules, future = _jobs.get()
+        if not future.set_running_or_notify_cancel():
+            continue
+        try:
+            future.set_result(_solve_job(rules))
+        except BaseException as exc:  # the future carries it; _solve_job logged it
+            future.set_exception(exc)
 
 
 def prepare(options: Any) -> Policy | None:

@@ -582,6 +582,8 @@ def test_background_solve_returns_at_once_and_the_player_falls_back_until_ready(
         assert choose(view_for([i, j], k, **options), "hard") == expected
         assert time.perf_counter() - start < 0.05
     assert not future.done()
+    solvers = [t for t in threading.enumerate() if t.name == "pig-solver"]
+    assert len(solvers) == 1 and solvers[0].daemon  # a long solve never holds up the bot's exit
     release.set()
     assert future.result(timeout=30) == optimal
     assert pig_player.solve_in_background(options) is None  # ready: nothing to do
