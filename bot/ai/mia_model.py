@@ -2,10 +2,13 @@
 
 The table (``benchmarks/mia_solve.py``, :mod:`bot.ai.mia_solver`) gives, for every stage "beat claim ``p``" (rank
 positions, -1 for the opening), the equilibrium claim mix for each roll, the receiver's challenge probability for
-each claim, and the stage's value. :class:`Model` starts from those equilibrium frequencies and moves towards what
-each opponent has shown this game (the view's public ``log``): how often they challenged a claim of each value, and
-how often their claims of each value were true when revealed. Beta-style smoothing: the equilibrium figure counts as
-``PRIOR_WEIGHT`` observations, so a few reveals are enough to stop believing a player who always claims Mia.
+each claim, and the stage's value. :class:`Model` reads what each seat has shown this game (the view's public
+``log``):
+
+* as a receiver, how often it challenged a claim of each value: the equilibrium rate counts as ``PRIOR_WEIGHT``
+  observations, and the rates are made non-decreasing in the claim (neighbours pool their evidence);
+* as an announcer, every claim it made (:mod:`bot.ai.mia_types` weighs kinds of announcer by them), and how often
+  its claims of each value were true when revealed (smoothed the same way).
 """
 
 from __future__ import annotations
@@ -18,13 +21,12 @@ from typing import Any
 
 import numpy as np
 
+from bot.ai import mia_types
 from bot.ai.mia_solver import MIA_POS, PROB, N
 from bot.games.mia import LOG_BLIND, LOG_CLAIM, LOG_GIVE_UP, LOG_REVEAL, LOG_UNSEEN, rank, ranked_values
 
 DATA = Path(__file__).resolve().parent / "data" / "mia-headsup.npz"
 PRIOR_WEIGHT = 2.0  # the equilibrium frequency counts as this many observations of an opponent
-FREQ_WEIGHT = 6.0  # after this many spots where it could claim c, its claim share counts as much as the equilibrium
-SHARE_WEIGHT = 20.0  # a claim share needs about this many spots before it says much
 _CLAIMS = (LOG_CLAIM, LOG_UNSEEN, LOG_BLIND)
 
 
@@ -66,10 +68,7 @@ class Model:
     answered: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> [c]: times they answered c
     true: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> [c]: their claims of c shown true
     shown: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> [c]: their claims of c revealed
-    # seat -> [minimal?, c]: their claims of c (dice seen), and their claims when c was legal; split by whether c
-    # was the lowest legal claim (where a minimal liar's lies land) or above it
-    claimed: dict[int, np.ndarray] = field(default_factory=dict)
-    could: dict[int, np.ndarray] = field(default_factory=dict)
+    history: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # seat -> its (p, c) claims, dice seen
 
     def _row(self, table: dict[int, np.ndarray], seat: int) -> np.ndarray:
         return table.setdefault(seat, np.zeros(N))
@@ -81,18 +80,10 @@ class Model:
         k = self.challenged.get(seat, np.zeros(N))
         return _increasing((weight * prior + k) / (weight + n), weight + n)
 
-    def truth_rate(self, seat: int, c: int, p: int, prior: float, weight: float = PRIOR_WEIGHT) -> float:
-        """P(the seat's claim c, made above p, is true): the equilibrium's figure moved towards how often the seat
-        claims c in that spot (the lowest legal claim or not; all its claims, revealed or not: a value claimed far
-        more often than it is rolled is mostly a lie), then smoothed with its revealed claims of c."""
-        minimal = int(c == p + 1)
-        could = float(self.could[seat][minimal, c]) if seat in self.could else 0.0
-        if could and not minimal:  # the lowest legal claim is where any liar's lies land: no evidence there
-            # the share of spots where it claimed c, with SHARE_WEIGHT spots at the truthful rate (PROB[c])
-            share = (float(self.claimed[seat][minimal, c]) + SHARE_WEIGHT * PROB[c]) / (could + SHARE_WEIGHT)
-            by_freq = min(1.0, float(PROB[c]) / share)
-            trust = could / (could + FREQ_WEIGHT)
-            prior = (1 - trust) * prior + trust * by_freq
+    def truth_rate(self, seat: int, c: int, p: int, sol: Solution, weight: float = PRIOR_WEIGHT) -> float:
+        """P(the seat's claim c, made above p, is true): what the kinds of announcer its claims so far point to
+        (:mod:`bot.ai.mia_types`), smoothed with its revealed claims of c."""
+        prior = mia_types.truth(self.history.get(seat, []), c, p, sol)
         n = float(self.shown.get(seat, np.zeros(N))[c])
         k = float(self.true.get(seat, np.zeros(N))[c])
         return (weight * prior + k) / (weight + n)
@@ -119,13 +110,9 @@ def read_log(log: Sequence[Sequence[Any]], order: str) -> Model:
         if kind not in _CLAIMS:
             continue
         c = pos[int(value)]
-        if kind == LOG_CLAIM:
+        if kind in (LOG_CLAIM, LOG_UNSEEN):
             p = pos[int(log[i - 1][3])] if i and log[i - 1][0] == rnd and log[i - 1][2] in _CLAIMS else -1
-            claimed = model.claimed.setdefault(seat, np.zeros((2, N)))
-            could = model.could.setdefault(seat, np.zeros((2, N)))
-            claimed[int(c == p + 1), c] += 1
-            could[0, p + 2 :] += 1
-            could[1, p + 1] += 1
+            model.history.setdefault(seat, []).append((p, c))
         nxt = log[i + 1] if i + 1 < len(log) else None
         if nxt is None or nxt[0] != rnd:
             continue  # still standing, or the round was void (a forfeit)

@@ -9,9 +9,11 @@ Values are in lives: losing a life counts -1, another seat losing one counts ``+
 * Answering claim ``c`` (made above ``p``): challenging is worth ``-t + (1 - t) g``, ``t`` the chance the claim is
   true; believing is worth the best announcement over a fresh roll against the next seat.
 
-``normal`` uses the equilibrium frequencies for ``rho`` and ``t``; ``hard`` moves them towards what each opponent has
-shown (:mod:`bot.ai.mia_model`). Either plays the equilibrium mix unless the best action is worth ``MARGIN`` more
-under its model (then it plays that action), so it stays hard to exploit while the model says nothing.
+``normal`` uses the equilibrium challenge rates for ``rho`` and, for ``t``, the prior mix of kinds of announcer
+(:mod:`bot.ai.mia_types`: the equilibrium, truth-else-minimal-lie, jump-to-X) with no evidence; ``hard`` updates
+both with what each opponent has shown this game (:mod:`bot.ai.mia_model`). Either plays the equilibrium mix
+unless the best action is worth ``MARGIN`` more under its model (then it plays that action), so it stays hard to
+exploit while the model says nothing.
 """
 
 from __future__ import annotations
@@ -50,13 +52,16 @@ class Context:
         self.log: Sequence[Any] = log
         self.round = int(view.get("round") or 0)
         self.model = read_log(log, self.order) if level == "hard" else Model()
+        self._rho: dict[int, np.ndarray] = {}
 
     def rho(self, stage: int) -> np.ndarray:
-        """The next seat's chance to challenge each claim made at ``stage``."""
-        rho = self.model.challenge_rate(self.next_seat, self.sol.challenge[stage])
-        if self.auto_reveal:
-            rho[MIA_POS] = 1.0
-        return rho
+        """The next seat's chance to challenge each claim made at ``stage`` (kept: a decision asks up to 21 times)."""
+        if stage not in self._rho:
+            rho = self.model.challenge_rate(self.next_seat, self.sol.challenge[stage])
+            if self.auto_reveal:
+                rho[MIA_POS] = 1.0
+            self._rho[stage] = rho
+        return self._rho[stage]
 
     def claim_values(self, r: int, stage: int) -> np.ndarray:
         """Worth of each claim c (all 21; the caller masks) with roll position ``r`` at ``stage``."""
@@ -120,7 +125,7 @@ def respond(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Actio
     c = ctx.pos[int(claim)]
     p = previous_claim(ctx.log, ctx.round, ctx.order) if last_claim(ctx.log, ctx.round, ctx.order) == c else -1
     stage = p + 1
-    t = ctx.model.truth_rate(int(claimant), c, p, float(ctx.sol.truth(stage)[c]))
+    t = ctx.model.truth_rate(int(claimant), c, p, ctx.sol)
     eq = float(ctx.sol.challenge[stage, c])
     if c == MIA_POS:
         options = [CHALLENGE_MIA, GIVE_UP]

@@ -7,6 +7,7 @@ import random
 import numpy as np
 
 import bot.ai as ai
+from bot.ai import mia_types
 from bot.ai.mia_model import read_log, solution
 from bot.ai.mia_solver import PROB, solve_stage
 from bot.games.base import Action
@@ -75,3 +76,16 @@ def test_normal_and_hard_only_make_legal_moves_in_every_mode():
                 action = ai.decide("mia", ENGINE.view(state, seat), level, rng)
                 assert isinstance(action, Action) and action in legal
                 state, _ = ENGINE.apply(state, seat, action, dice)
+
+
+def test_claims_alone_unmask_a_player_who_always_claims_mia():
+    sol = solution(2, False)
+    openings = [(-1, 20)] * 4  # four opening Mia claims, none revealed
+    assert mia_types.truth([], 20, -1, sol) > 0.3
+    assert mia_types.truth(openings, 20, -1, sol) < 0.15
+
+
+def test_claims_alone_trust_a_truthful_player_above_the_minimum():
+    sol = solution(2, False)
+    honest = [(-1, c) for c in (3, 9, 12, 15, 7, 11)]  # openings spread like fresh rolls
+    assert mia_types.truth(honest, 12, -1, sol) > mia_types.truth([], 12, -1, sol)
