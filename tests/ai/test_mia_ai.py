@@ -7,7 +7,7 @@ import random
 import numpy as np
 
 import bot.ai as ai
-from bot.ai import mia_types
+from bot.ai import mia_model, mia_types
 from bot.ai.mia_model import read_log, solution
 from bot.ai.mia_solver import PROB, solve_stage
 from bot.games.base import Action
@@ -89,3 +89,13 @@ def test_claims_alone_trust_a_truthful_player_above_the_minimum():
     sol = solution(2, False)
     honest = [(-1, c) for c in (3, 9, 12, 15, 7, 11)]  # openings spread like fresh rolls
     assert mia_types.truth(honest, 12, -1, sol) > mia_types.truth([], 12, -1, sol)
+
+
+def test_without_the_data_file_the_round_is_solved_on_the_spot(monkeypatch, tmp_path):
+    monkeypatch.setattr(mia_model, "DATA", tmp_path / "missing.npz")
+    mia_model.solution.cache_clear()
+    try:
+        fresh = mia_model.solution(2, False)
+    finally:
+        mia_model.solution.cache_clear()
+    assert abs(fresh.value[0] - solution(2, False).value[0]) < 0.02
