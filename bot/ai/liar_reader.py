@@ -12,11 +12,12 @@ of their posteriors plus the seat's own dice.
 P(the standing bid is false). A raise b is worth, over the next seat's posterior hands h: if that
 seat would call b, P(b true | h); otherwise it raises to the bid its model picks, b'(h), and then —
 heads-up, where the reply is ours — the better of challenging b' (P(b' false | h)) and going on
-(``GO_ON``); with more seats, ``AFTER`` (the round usually passes us by). Whether it calls:
-heads-up, it is taken to read our bids as we read its (its chance of b from its own count of the
-face and the table's reading of our bids, b included: :meth:`Reader.public_me`); with more seats,
-half the callers credit us with one die of the face (the probability player) and half judge from
-their own dice (``CREDIT``), which measured better there.
+(``GO_ON``); with more seats, ``AFTER`` (the round usually passes us by). Whether it calls: half
+the callers are taken to credit us with one die of the face (the probability player) and half to
+judge from their own dice (``CREDIT``); heads-up without wild ones, callers instead read our bids
+as we read theirs (its chance of b from its own count of the face and the table's reading of our
+bids, b included: :meth:`Reader.public_me`; ``READER_SHARE``), which measured better there and
+worse with wild ones or more seats.
 
 Opponents with more than ``MAX_DICE`` dice (loot games) are not enumerated: the caller falls back.
 """
@@ -35,7 +36,7 @@ BETA = 8.0  # how sharply a bidder prefers the face its hand supports best
 EPS = 0.05  # floor of a bid's likelihood (bluffs, other habits)
 GO_ON = 0.5  # heads-up: our chance when the round goes on past our reply
 AFTER = {"single": 0.1, "lose_die": 0.8, "loot": 0.5}  # more seats: the value of a round that passes us by
-READER_CALLS = True  # model the next seat's call as a reader of our bids (else the CREDIT mix)
+READER_SHARE = {False: 1.0, True: 0.0}  # heads-up, by wild ones: the share of callers who read our bids
 CREDIT = 0.5  # the next seat's call: the share of callers who credit the bidder with one die of the face
 MAX_DICE = 6  # an opponent's hands are enumerated up to this many dice
 
@@ -210,18 +211,20 @@ class Reader:
         unseen = self.total - n
         heads_up = len(self.opps) == 1
         after = GO_ON if heads_up else AFTER.get(self.mode, 0.3)
-        # P(the next seat calls), by its count of f: it judges the bid from its own dice, crediting us
-        # with one die of f (the probability player) or not (the plain one), half and half
+        # P(the next seat calls), by its count c of f: a mix of callers who judge from their own dice,
+        # crediting us with one die of f (the probability player) or not (the plain one), and, heads-up,
+        # callers who read our bids as we read theirs (the table's reading of our bids, b included)
         p = self.p(f)
-        if READER_CALLS and heads_up:  # it reads our bids as we read theirs: its chance of b from its count c of f
+        call = [
+            CREDIT * (tail(unseen - 1, p, q - c - 1) < 0.5) + (1 - CREDIT) * (tail(unseen, p, q - c) < 0.5)
+            for c in range(n + 1)
+        ]
+        share = READER_SHARE[self.wild] if heads_up else 0.0
+        if share:
             seen = _convolve(self.public_me(q, f), self.others(f))
             at_least = [sum(seen[k:]) for k in range(len(seen))] + [0.0]
-            call = [float((1.0 if q - c <= 0 else at_least[min(q - c, len(seen))]) < 0.5) for c in range(n + 1)]
-        else:
-            call = [
-                CREDIT * (tail(unseen - 1, p, q - c - 1) < 0.5) + (1 - CREDIT) * (tail(unseen, p, q - c) < 0.5)
-                for c in range(n + 1)
-            ]
+            reads = [(1.0 if q - c <= 0 else at_least[min(q - c, len(seen))]) < 0.5 for c in range(n + 1)]
+            call = [share * r + (1 - share) * x for r, x in zip(reads, call, strict=True)]
         options = cheapest(self.rule, self.wild, self.total, q, f)
         # its raise: the cheapest raise on the face it finds likeliest (crediting us with one die of f)
         score = [(g, q2, [tail(unseen - 1, self.p(g), q2 - c - (g == f)) for c in range(n + 1)]) for q2, g in options]
