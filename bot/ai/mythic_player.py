@@ -12,15 +12,21 @@ of whom is modelled as rolling a random die from the unseen dice (the bag less t
 dice and less every die rolled this hand). For a die kept for later, the position in its trick
 is unknown, so P(win) is averaged over every position.
 
-* **Bidding** (``normal`` and ``hard``): the tricks the hand will take are modelled as one
-  independent Bernoulli per die (its P(win)); the bid is the one with the best expected score
-  under that distribution (MD-P1..P3: +20 b, -10 |t - b|, a zero bid +-10 h).
-* **Playing** (``hard``): for each legal die, the hand's trick count is the tricks taken so far +
-  Bernoulli(P(this die wins now)) + the Bernoullis of the dice kept; it plays the die with the
-  best expected score for its bid (so it wins cheaply while it needs tricks, and dumps its most
-  dangerous dice into tricks it cannot win once it has enough). For P(this die wins now) it
-  also reads the revealed bids: a player still to roll who needs tricks is modelled as playing
-  the strongest of its hidden dice (drawn from the unseen dice), one who has enough its weakest.
+* **Bidding** (``normal``): the tricks the hand will take are modelled as one independent
+  Bernoulli per die (its P(win)); the bid is the one with the best expected score under that
+  distribution (MD-P1..P3: +20 b, -10 |t - b|, a zero bid +-10 h). ``hard`` (Monte Carlo,
+  bot/ai/mythic_mc.py) weighs the bids within ``BID_SPREAD`` of that one by playing the hand out
+  on sampled deals of the unseen dice (the other seats bidding the same model from their sampled
+  dice) and bids the best mean score, ties to the model's bid.
+* **Playing** (``hard``): for each legal die type, the hand's trick count is the tricks taken so
+  far + Bernoulli(P(this die takes this trick)) + the Bernoullis of the dice kept (P(win later));
+  it plays the die with the best expected score for its bid, bonuses included (so it wins cheaply
+  while it needs tricks, and dumps its most dangerous dice into tricks it cannot win once it has
+  enough). P(this die takes this trick) is sampled: the unseen dice dealt to the seats still to
+  roll (consistent with the suits they failed to follow), who play the rollout policy for their
+  revealed bids (``mythic_mc.trick_chances``). ``MONTE_CARLO = False`` restores the earlier
+  analytic hard (P(now) from the face mix, reading bids: a seat still needing tricks plays the
+  strongest of its hidden dice, one with enough its weakest).
 * ``normal`` plays greedily: while it needs tricks it plays the die most likely to win now,
   else the least likely (keeping the dice that would win later if it still needs them).
 * ``easy`` bids its specials plus half its red dice, give or take one, and plays a random legal
@@ -32,16 +38,23 @@ default resolution in P(win); ``all_flags`` is modelled. Randomness comes only f
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, cast
 
+from bot.ai import mythic_mc
 from bot.ai.common import make_choose
 from bot.games.base import Action
 from bot.games.mythical_dice import FACES, FLAG, SPECIALS, MythicDie, MythicRoll, MythicView, bag_types
 
 EASY_RANDOM_PLAY = 0.5
 HARD_READ = True
+MONTE_CARLO = True  # hard searches by rollouts (bot/ai/mythic_mc.py); False: the one-step Bernoulli model
+PLAY_MODE = "trick"  # "trick": sampled P(take this trick) + the Bernoulli model after; "rollout": whole hand
+MC_BID = True
+MC_PLAY = True
+BID_SPREAD = 2  # hard's rollouts weigh the bids within this of the Bernoulli model's best
 BID_SCALE = 1.0  # scales each die's P(win) when bidding (tuned by simulation)
 CATEGORIES = ("minotaur", "griffin", "mermaid", FLAG, "1", "2", "3", "4", "5", "6", "7")
 
@@ -190,6 +203,7 @@ def _best_bid(hand_no: int, chances: tuple[float, ...]) -> int:
 class _Table:
     def __init__(self, view: MythicView) -> None:
         o = view.get("options") or {}
+        self.view = view
         self.types = bag_types(o.get("dice_set", "standard"))
         self.nobody = o.get("all_flags") == "nobody"
         self.me = view["you"]
@@ -257,8 +271,19 @@ def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]
     if level == "easy" and rng is not None and rng.random() < EASY_RANDOM_PLAY:
         return rng.choice(plays)
     if level == "hard":
-        return _play_hard(table, plays)
+        if not (MONTE_CARLO and MC_PLAY):
+            return _play_hard(table, plays)
+        deal = mythic_mc.Deal(view)
+        if PLAY_MODE == "rollout":
+            die = mythic_mc.best_play(deal, [int(a.args[0]) for a in plays], table.bid or 0, _rng(rng))
+            return Action("play", (die,))
+        return _play_hard_mc(table, deal, plays, _rng(rng))
     return _play_greedy(table, plays)
+
+
+def _rng(rng: Any) -> random.Random:
+    """The rollouts' generator: drawn from the rng passed in (a fixed one without), so games replay."""
+    return random.Random(rng.getrandbits(64) if rng is not None else 0)
 
 
 def _bid(table: _Table, level: str, rng: Any, actions: list[Action]) -> Action:
@@ -270,10 +295,25 @@ def _bid(table: _Table, level: str, rng: Any, actions: list[Action]) -> Action:
             guess += rng.choice((-1, 0, 0, 1))
         want = guess
     else:
-        chances = tuple(sorted(round(min(1.0, BID_SCALE * table.later(d["type"])), 4) for d in table.mine))
-        want = _best_bid(table.hand_no, chances)
+        want = _bid_for(table, [d["type"] for d in table.mine])
+        if level == "hard" and MONTE_CARLO and MC_BID:
+            near = sorted((b for b in bids if abs(b - want) <= BID_SPREAD), key=lambda b: (abs(b - want), b))
+            later = {kind: table.later(kind) for kind in set(table.types)}
+            types = table.types
+
+            def others_bid(dice: list[int]) -> int:
+                return _best_bid(table.hand_no, tuple(sorted(round(later[types[d]], 4) for d in dice)))
+
+            if near:
+                want = mythic_mc.best_bid(mythic_mc.Deal(table.view), near, others_bid, _rng(rng))
     want = min(max(want, bids[0]), bids[-1])
     return Action("bid", (want,))
+
+
+def _bid_for(table: _Table, kinds: list[str]) -> int:
+    """The best-expected-score bid with one independent Bernoulli per die (its P(win) later)."""
+    chances = tuple(sorted(round(min(1.0, BID_SCALE * table.later(kind)), 4) for kind in kinds))
+    return _best_bid(table.hand_no, chances)
 
 
 def _play_greedy(table: _Table, plays: list[Action]) -> Action:
@@ -299,6 +339,34 @@ def _play_hard(table: _Table, plays: list[Action]) -> Action:
             best = key
     assert best is not None
     return best[2]
+
+
+def _play_hard_mc(table: _Table, deal: mythic_mc.Deal, plays: list[Action], rng: random.Random) -> Action:
+    """The die with the best expected score: P(it takes this trick) and that trick's bonus sampled
+    (bot/ai/mythic_mc.trick_chances), the dice kept as independent Bernoullis (P(win later))."""
+    bid = table.bid if table.bid is not None else 0
+    by_type: dict[str, int] = {}
+    for a in plays:
+        by_type.setdefault(table.kind(int(a.args[0])), int(a.args[0]))
+    dice = list(by_type.values())
+    bids = [b if b is not None else 0 for b in deal.bids]
+    bids[deal.me] = bid
+    chances = mythic_mc.trick_chances(deal, dice, bids, rng)
+    later = {d["id"]: table.later(d["type"]) for d in table.mine}
+    best: tuple[float, float, int] | None = None
+    for die, (p, bonus) in zip(dice, chances, strict=True):
+        rest = [q for d, q in later.items() if d != die]
+        win = trick_distribution(table.taken + 1, rest)
+        lose = trick_distribution(table.taken, rest)
+        made_win = win[bid] if bid > 0 and bid < len(win) else 0.0
+        made_lose = lose[bid] if bid > 0 and bid < len(lose) else 0.0
+        score = p * (expected_score(bid, win, table.hand_no) + (bonus + deal.my_bonus) * made_win)
+        score += (1 - p) * (expected_score(bid, lose, table.hand_no) + deal.my_bonus * made_lose)
+        key = (round(score, 9), -later.get(die, 0.0), die)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    assert best is not None
+    return Action("play", (best[2],))
 
 
 choose = make_choose(_decide, "Mythical Dice")
