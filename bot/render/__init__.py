@@ -104,6 +104,11 @@ def _event_keys(game: str, variant: str, data: dict[str, Any]) -> list[str]:
     return [f"{prefix}.{k}" for k in kinds for prefix in (f"{game}.event", "event")]
 
 
+def group_name(game: str, locale: str) -> str:
+    """A game's slash-command group as Discord shows it in ``locale`` (English where Discord has no such locale)."""
+    return t(f"name.group.{game}", locale)
+
+
 def error_text(error: Exception, locale: str, game: str | None = None, names: list[str] | None = None) -> str:
     """A refusal's text. With the table's seat ``names``, seat numbers in the params (``chooser``, ``player``, …)
     read as bold names, as in the log; without them they stay as the engine gave them."""
@@ -113,6 +118,8 @@ def error_text(error: Exception, locale: str, game: str | None = None, names: li
         params = _clipped(error.params)
         if "game" in params:
             params["game_name"] = t(f"game.{params['game']}", locale)
+            if has(f"name.group.{params['game']}"):  # a game id: `/{game}` is its command group
+                params["game"] = group_name(params["game"], locale)
         return clip(t(f"error.{error.code}", locale, **params), REFUSAL_LIMIT)
     if isinstance(error, IllegalMove):
         params = _clipped(error.params)
@@ -361,7 +368,7 @@ def table_text(table: Table, locale: str, viewer: int | None = None) -> TableTex
         changed = table.engine.options(table.options).changed()
         if changed:
             body.append(t("table.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items())))
-        body.append(t("table.lobby_hint", locale, game=table.game))
+        body.append(t("table.lobby_hint", locale, game=group_name(table.game, locale)))
     elif viewer is None:
         body = _body(table, names, locale)
     else:

@@ -64,6 +64,17 @@ def roll_text(kind: str, face: str, locale: str = DEFAULT) -> str:
     return f"{DIE_EMOJI.get(kind, '🎲')} {face_text(face, locale)}"
 
 
+# The fields ``error_params`` adds to a refusal's own params (tests/test_catalog.py checks templates against them).
+ERROR_PARAMS: frozenset[str] = frozenset()
+
+
+def error_params(code: str, params: dict[str, Any], locale: str) -> dict[str, str]:
+    """The suit a refusal asks for, in the reader's words (the engine names it by its id, ``red``)."""
+    if code == "must_follow_colour" and isinstance(params.get("colour"), str):
+        return {"colour": t(f"mythic.die.{params['colour']}", locale)}
+    return {}
+
+
 def suit_text(suit: str | None, locale: str = DEFAULT) -> str:
     if suit is None:
         return t("mythic.no_suit", locale)
