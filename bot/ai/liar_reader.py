@@ -219,7 +219,7 @@ class Reader:
             CREDIT * (tail(unseen - 1, p, q - c - 1) < 0.5) + (1 - CREDIT) * (tail(unseen, p, q - c) < 0.5)
             for c in range(n + 1)
         ]
-        share = READER_SHARE[self.wild] if heads_up else 0.0
+        share = READER_SHARE[self.wild] if heads_up and len(self.hand) <= MAX_DICE else 0.0  # our hands enumerable
         if share:
             seen = _convolve(self.public_me(q, f), self.others(f))
             at_least = [sum(seen[k:]) for k in range(len(seen))] + [0.0]
