@@ -13,7 +13,7 @@ from bot.i18n import t
 from bot.languages import SHIPPED, from_environment
 from bot.simulate import add_option_argument, known_levels, options_dict
 from bot.terminal.console import InputFn, OutputFn
-from bot.terminal.game import DEFAULT_NAME, DEFAULT_PAUSE, play
+from bot.terminal.game import DEFAULT_PAUSE, play
 
 PLAY_DESCRIPTION = """\
 Play a Dice Tavern game in the terminal against computer players, with the
@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=DEFAULT_PAUSE,
         help=f"seconds before each computer move (default {DEFAULT_PAUSE})",
     )
-    parser.add_argument("--name", default=DEFAULT_NAME, help=f"your name at the table (default {DEFAULT_NAME})")
+    parser.add_argument("--name", help="your name at the table (default: the word for 'player' in the game's language)")
     default = from_environment()  # LANG=cy_GB.UTF-8 and the like; English if the environment's is not shipped
     parser.add_argument(
         "--locale",

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from bot.games import Action, InvalidOptions, available_games, get_engine
 from bot.games.dice import DiceSource
 from bot.games.fair import FairDice
-from bot.i18n import DEFAULT, SURFACE, normalise, t
+from bot.i18n import DEFAULT, SURFACE, has, normalise, t
 from bot.render import error_text, option_error_text, seat_names
 from bot.simulate import Chooser, check_level, computer_move, default_chooser
 from bot.store import Store
@@ -31,7 +31,6 @@ from bot.terminal.prompt import Prompt, Quit
 GUILD = CHANNEL = 0  # the terminal's one "server" and "channel"
 HUMAN_ID = 1
 DEFAULT_PAUSE = 0.8
-DEFAULT_NAME = "Player"
 
 
 class TerminalGame:
@@ -47,7 +46,7 @@ class TerminalGame:
         read: InputFn,
         write: OutputFn,
         pause: float = DEFAULT_PAUSE,
-        name: str = DEFAULT_NAME,
+        name: str | None = None,
         database: str = ":memory:",
         chooser: Chooser | None = None,
         color: bool = False,
@@ -62,7 +61,7 @@ class TerminalGame:
         self.dice = dice
         self.rng = rng
         self.pause = pause
-        self.name = name
+        self.name = name or t("terminal.default_name", locale)
         self.database = database
         self.chooser = chooser
         self.presenter = TerminalPresenter(write, 0, color=color, width=width)
@@ -107,6 +106,11 @@ class TerminalGame:
             await self.service.stop()
             await store.close()
 
+    def level_name(self, level: str) -> str:
+        """A computer level in the game's language (the table's Add-a-computer menu's word for it)."""
+        key = f"ui.add_bot_{level}"
+        return t(key, self.locale).lower() if has(key) else level  # mid-sentence: "(easy, hard)"
+
     async def _setup(self) -> None:
         assert self.service is not None
         human = Seat(HUMAN_ID, self.name)
@@ -118,7 +122,7 @@ class TerminalGame:
                 game=t(f"game.{self.game}", self.locale),
                 name=self.name,
                 count=len(self.levels),
-                levels=", ".join(self.levels),
+                levels=", ".join(self.level_name(level) for level in self.levels),
             )
         )
         changed = self.table.engine.options(self.table.options).changed()
@@ -270,7 +274,7 @@ async def play(
     input: InputFn | TextIO | None = None,
     output: OutputFn | TextIO | None = None,
     pause: float = DEFAULT_PAUSE,
-    name: str = DEFAULT_NAME,
+    name: str | None = None,
     database: str = ":memory:",
     chooser: Chooser | None = None,
     color: bool | None = None,
