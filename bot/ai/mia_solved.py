@@ -9,11 +9,12 @@ Values are in lives: losing a life counts -1, another seat losing one counts ``+
 * Answering claim ``c`` (made above ``p``): challenging is worth ``-t + (1 - t) g``, ``t`` the chance the claim is
   true; believing is worth the best announcement over a fresh roll against the next seat.
 
-``normal`` uses the equilibrium challenge rates for ``rho`` and, for ``t``, the prior mix of kinds of announcer
-(:mod:`bot.ai.mia_types`: the equilibrium, truth-else-minimal-lie, jump-to-X) with no evidence; ``hard`` updates
-both with what each opponent has shown this game (:mod:`bot.ai.mia_model`). Either plays the equilibrium mix
-unless the best action is worth ``MARGIN`` more under its model (then it plays that action), so it stays hard to
-exploit while the model says nothing.
+``normal`` uses the equilibrium challenge rates for ``rho`` and, for ``t``, the posterior over kinds of announcer
+(:mod:`bot.ai.mia_types`: the equilibrium, truth-else-minimal-lie, jump-to-X) given the claimant's claims this game;
+``hard`` also learns each opponent's challenge rates and revealed truth (:mod:`bot.ai.mia_model`). ``normal`` plays
+the best action under its model every time (predictable: ``hard`` learns its habits); ``hard`` plays the equilibrium
+mix unless the best action is worth ``MARGIN`` more under its model, so it stays hard to exploit while the model
+says nothing.
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ class Context:
         log = view.get("log") or ()
         self.log: Sequence[Any] = log
         self.round = int(view.get("round") or 0)
-        self.model = read_log(log, self.order) if level == "hard" else Model()
+        self.model = read_log(log, self.order)
+        if level != "hard":  # normal weighs the kinds of announcer by their claims, and nothing else
+            self.model = Model(history=self.model.history)
         self._rho: dict[int, np.ndarray] = {}
 
     def rho(self, stage: int) -> np.ndarray:
@@ -87,15 +90,15 @@ class Context:
         return total
 
 
-def _pick(rng: Any, options: Sequence[Action], q: Sequence[float], mix: Sequence[float]) -> Action:
-    """The best action if it beats the equilibrium mix by MARGIN, else a draw from the mix."""
+def _pick(rng: Any, options: Sequence[Action], q: Sequence[float], mix: Sequence[float], level: str) -> Action:
+    """The best action if it beats the equilibrium mix by MARGIN (``normal``: always), else a draw from the mix."""
     weights = np.clip(np.asarray(mix, dtype=float), 0.0, None)
     if weights.sum() <= 0:
         weights = np.ones(len(options))
     weights = weights / weights.sum()
     values = np.asarray(q, dtype=float)
     best = int(values.argmax())
-    if values[best] - float((weights * values).sum()) > MARGIN:
+    if level != "hard" or values[best] - float((weights * values).sum()) > MARGIN:
         return options[best]
     u = rng.random() if rng is not None else 0.5
     i = int(np.searchsorted(np.cumsum(weights), u, side="right"))
@@ -114,7 +117,7 @@ def announce(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Acti
     stage = p + 1
     q = ctx.claim_values(r, stage)
     cs = [ctx.pos[int(a.args[0])] for a in claims]
-    return _pick(rng, claims, [q[c] for c in cs], [ctx.sol.claim[stage, r, c] for c in cs])
+    return _pick(rng, claims, [q[c] for c in cs], [ctx.sol.claim[stage, r, c] for c in cs], level)
 
 
 def respond(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Action | None:
@@ -136,4 +139,4 @@ def respond(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Actio
     present = [i for i, a in enumerate(options) if a in actions]
     if len(present) < 2:
         return None
-    return _pick(rng, options, q, [eq, 1 - eq])
+    return _pick(rng, options, q, [eq, 1 - eq], level)
