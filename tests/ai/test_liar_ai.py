@@ -189,8 +189,8 @@ def test_hard_plays_the_table_heads_up_with_one_die_each():
     weights = dict(strat.weights(node, hand_index(1)[(3,)]) or [])
     names = strat.tree.actions(last)
     seen = {ai.decide("liar", view, "hard", random.Random(i)).encode() for i in range(60)}
-    assert seen == {names[a] for a, w in weights.items() if w}
     best = max(weights, key=weights.__getitem__)
+    assert names[best] in seen <= {names[a] for a, w in weights.items() if w}  # samples the table's support
     assert liar_endgame.action(view, None, ENGINE.legal_actions(s, 1)) == Action.parse(names[best])
 
 
@@ -247,3 +247,14 @@ def test_the_reader_values_are_chances():
         assert 0.0 <= r.p_true(q, f) <= 1.0
         assert 0.0 <= r.raise_value(q, f) <= 1.0
     assert r.p_true(4, 4) > r.p_true(7, 4)
+
+
+def test_every_rule_ships_its_small_endgames_and_no_file_is_big():
+    from bot.ai.liar_tables import DATA_DIR
+
+    for rule in RULES:
+        for wild in (False, True):
+            for a, b in ((1, 1), (1, 2), (2, 1)):
+                assert (DATA_DIR / file_name(rule, wild, a, b)).exists(), file_name(rule, wild, a, b)
+    files = list(DATA_DIR.glob("liar-*.bin"))
+    assert files and all(f.stat().st_size < 2_000_000 for f in files)
