@@ -1,5 +1,5 @@
 """Every benchmark in turn, each in a process of its own: engines, tables, clickpath, render, restart, memory,
-jsonlib, discord_cost, pig_solver.
+jsonlib, discord_cost, pig_solver, ratings, chart.
 
 python -m benchmarks.run_all            # ~25 min on 2 cores
 python -m benchmarks.run_all --quick    # ~3 min
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from benchmarks._common import machine, parser, revision
 
-AREAS = ["engines", "tables", "clickpath", "render", "restart", "memory", "jsonlib", "discord_cost", "pig_solver"]
+AREAS = ["engines", "tables", "clickpath", "render", "restart", "memory", "jsonlib", "discord_cost", "pig_solver", "ratings", "chart"]
 
 
 def main() -> None:
