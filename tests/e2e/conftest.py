@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +60,15 @@ def new_world(fake: FakeDiscord, db: str, *, guild_locale: str = "en-US", user_l
         ),
         db=db,
     )
+
+
+@pytest.fixture
+def no_errors_logged(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """A test module that uses this proves that nothing was logged as an error (a traceback in the bot's log)."""
+    caplog.set_level(logging.WARNING)
+    yield
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import pytest
@@ -13,14 +12,8 @@ from tests.e2e.test_mythic_e2e import open_table as open_mythic_table
 from tests.e2e.test_mythic_e2e import select_id
 from tests.e2e.test_pig_e2e import open_pig_table
 
-
-@pytest.fixture(autouse=True)
-def no_errors_logged(caplog):
-    """Every test here also proves that nothing was logged as an error (a traceback in the bot's log)."""
-    caplog.set_level(logging.WARNING)
-    yield
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [r.getMessage() for r in errors]
+# Every test here also proves that nothing was logged as an error (a traceback in the bot's log).
+pytestmark = pytest.mark.usefixtures("no_errors_logged")
 
 
 async def raw_component(world: World, user: Any, message: Any, custom_id: str, **data: Any) -> Any:

@@ -4,36 +4,17 @@ a restart), cancel, someone else's click, an expired confirmation, a member stil
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any
 
 import pytest
 
 from bot.games.fair import FairDice
 from tests.e2e.conftest import World
+from tests.e2e.test_history_e2e import play_pig_to_the_end
 from tests.fakediscord import FakeMessage
 
-
-@pytest.fixture(autouse=True)
-def no_errors_logged(caplog):
-    caplog.set_level(logging.WARNING)
-    yield
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [r.getMessage() for r in errors]
-
-
-async def play_pig(world: World, bot: Any) -> int:
-    """Alice hosts, Bob joins; Pig to 20 by slash commands. Returns the game id."""
-    board = (await world.slash(world.alice, "pig", "new", target=20)).expect_message()
-    await world.click(world.bob, board, "join")
-    await world.click(world.alice, board, "start")
-    table = bot.tables.table(world.channel.id)
-    players = {world.alice.id: world.alice, world.bob.id: world.bob}
-    while table.running:
-        user = players[table.seats[table.state.current].id]
-        reply = await world.slash(user, "pig", "hold" if table.state.turn_total >= 8 else "roll")
-        assert not reply.text.startswith("⚠️"), reply.text
-    return table.id
+# Every test here also proves that nothing was logged as an error (a traceback in the bot's log).
+pytestmark = pytest.mark.usefixtures("no_errors_logged")
 
 
 def button(message: FakeMessage, way: str) -> str:
@@ -77,7 +58,7 @@ async def test_privacy_info_in_a_server_and_in_dms(world: World):
 
 async def test_delete_after_a_finished_game_across_a_restart(world: World):
     async with world.bot(FairDice.new) as bot:
-        game_id = await play_pig(world, bot)
+        game_id = await play_pig_to_the_end(world, bot)
         await world.slash(world.alice, "me", "language", language="en")  # a users row to delete
         assert f"<@{world.alice.id}>" in (await world.slash(world.carol, "leaderboard")).text
         confirm = await ask_to_delete(world, world.alice)
@@ -106,7 +87,7 @@ async def test_delete_after_a_finished_game_across_a_restart(world: World):
 
 async def test_cancel_and_someone_elses_click_change_nothing(world: World):
     async with world.bot() as bot:
-        await play_pig(world, bot)
+        await play_pig_to_the_end(world, bot)
         confirm = await ask_to_delete(world, world.alice)
         before = await everything(bot)
 
@@ -122,7 +103,7 @@ async def test_cancel_and_someone_elses_click_change_nothing(world: World):
 
 async def test_an_expired_confirmation_deletes_nothing(world: World):
     async with world.bot() as bot:
-        await play_pig(world, bot)
+        await play_pig_to_the_end(world, bot)
         confirm = await ask_to_delete(world, world.alice)
         before = await everything(bot)
         now = bot.tables.clock()
@@ -135,7 +116,7 @@ async def test_an_expired_confirmation_deletes_nothing(world: World):
 
 async def test_a_member_seated_at_an_open_table_is_refused(world: World):
     async with world.bot() as bot:
-        await play_pig(world, bot)
+        await play_pig_to_the_end(world, bot)
         confirm = await ask_to_delete(world, world.alice)  # asked while free, confirmed once seated
         await world.slash(world.bob, "pig", "new")
         board = world.fake.channel_messages(world.channel)[-1]
