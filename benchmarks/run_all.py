@@ -16,7 +16,19 @@ from pathlib import Path
 
 from benchmarks._common import machine, parser, revision
 
-AREAS = ["engines", "tables", "clickpath", "render", "restart", "memory", "jsonlib", "discord_cost", "pig_solver", "ratings", "chart"]
+AREAS = [
+    "engines",
+    "tables",
+    "clickpath",
+    "render",
+    "restart",
+    "memory",
+    "jsonlib",
+    "discord_cost",
+    "pig_solver",
+    "ratings",
+    "chart",
+]
 
 
 def main() -> None:
