@@ -36,14 +36,12 @@ Randomness comes only from ``rng``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any, cast
 
 from bot.ai import liar_endgame
 from bot.ai.common import make_choose
-from bot.ai.liar_reader import MAX_DICE, Reader
+from bot.ai.liar_reader import MAX_DICE, Reader, binomial, convolve, tail
 from bot.games.base import Action
 from bot.games.liars_dice import CHALLENGE, LiarView, bid_rank
 
@@ -63,31 +61,6 @@ READ_BLUFF = 0.1  # hard: chance to bid a face it holds none of, when that costs
 READ_BLUFF_COST = 0.05  # hard: how much a bluff may lose against the best raise
 EASY_RANDOM = 0.5  # easy: chance of a random small raise
 EASY_THRESHOLD = (0.2, 0.7)  # easy: the range of its challenge threshold
-
-
-@lru_cache(maxsize=4096)
-def binomial(n: int, p: float) -> tuple[float, ...]:
-    """P(Binomial(n, p) = k) for k = 0..n."""
-    return tuple(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
-
-
-@lru_cache(maxsize=4096)
-def tail(n: int, p: float, need: int) -> float:
-    """P(Binomial(n, p) >= need)."""
-    if need <= 0:
-        return 1.0
-    if need > n:
-        return 0.0
-    return sum(binomial(n, p)[need:])
-
-
-def _convolve(a: list[float], b: Sequence[float]) -> list[float]:
-    out = [0.0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
 
 
 class _Table:
@@ -133,7 +106,7 @@ class _Table:
         dist = [0.0] * self.mine(f) + [1.0]
         for seat, n in enumerate(self.counts):
             if seat != self.me and n > 0:
-                dist = _convolve(dist, self.seat_dist(seat, f))
+                dist = convolve(dist, self.seat_dist(seat, f))
         self._dist[f] = dist
         return dist
 

@@ -54,6 +54,12 @@ def hand_table(n: int, wild: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[f
     return tuple(counts), tuple(prior)
 
 
+@lru_cache(maxsize=4096)
+def binomial(n: int, p: float) -> tuple[float, ...]:
+    """P(Binomial(n, p) = k) for k = 0..n."""
+    return tuple(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
+
+
 @lru_cache(maxsize=8192)
 def tail(n: int, p: float, need: int) -> float:
     """P(Binomial(n, p) >= need)."""
@@ -61,7 +67,7 @@ def tail(n: int, p: float, need: int) -> float:
         return 1.0
     if need > n:
         return 0.0
-    return sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(need, n + 1))
+    return sum(binomial(n, p)[need:])
 
 
 @lru_cache(maxsize=4096)
@@ -75,7 +81,8 @@ def cheapest(rule: str, wild: bool, total: int, q: int, f: int) -> tuple[tuple[i
     return tuple((q2, f2) for f2, q2 in sorted(best.items()))
 
 
-def _convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
+def convolve(a: Sequence[float], b: Sequence[float]) -> list[float]:
+    """The distribution of the sum of two independent counts."""
     out = [0.0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:
@@ -152,7 +159,7 @@ class Reader:
             dist = [1.0]
             for s in self.opps:
                 if s != self.next:
-                    dist = _convolve(dist, self.face_dist(s, f))
+                    dist = convolve(dist, self.face_dist(s, f))
             self._rest[key] = dist
         return self._rest[key]
 
@@ -186,7 +193,7 @@ class Reader:
             dist = [0.0] * self.mine[f] + [1.0]
             for s in self.opps:
                 if s != self.next:
-                    dist = _convolve(dist, self.face_dist(s, f))
+                    dist = convolve(dist, self.face_dist(s, f))
             at_least = [0.0] * (len(dist) + 1)
             for k in range(len(dist) - 1, -1, -1):
                 at_least[k] = at_least[k + 1] + dist[k]
@@ -221,7 +228,7 @@ class Reader:
         ]
         share = READER_SHARE[self.wild] if heads_up and len(self.hand) <= MAX_DICE else 0.0  # our hands enumerable
         if share:
-            seen = _convolve(self.public_me(q, f), self.others(f))
+            seen = convolve(self.public_me(q, f), self.others(f))
             at_least = [sum(seen[k:]) for k in range(len(seen))] + [0.0]
             reads = [(1.0 if q - c <= 0 else at_least[min(q - c, len(seen))]) < 0.5 for c in range(n + 1)]
             call = [share * r + (1 - share) * x for r, x in zip(reads, call, strict=True)]

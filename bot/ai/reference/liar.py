@@ -12,26 +12,15 @@ likely to be true (the smallest such raise on ties, in the engine's order of leg
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
+from bot.ai.liar_reader import tail
 from bot.ai.reference._base import make_choose
 from bot.games.base import Action
 from bot.games.liars_dice import CHALLENGE, bid_rank
 
 KINDS = ("sensible", "probability")
-
-
-@lru_cache(maxsize=4096)
-def tail(n: int, p: float, need: int) -> float:
-    """P(Binomial(n, p) >= need)."""
-    if need <= 0:
-        return 1.0
-    if need > n:
-        return 0.0
-    return sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(need, n + 1))
 
 
 def p_true(view: Mapping[str, Any], q: int, f: int) -> float:
