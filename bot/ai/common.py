@@ -51,12 +51,19 @@ def legal_actions(view: Mapping[str, Any], legal: Sequence[Action | str] | None 
     return [a if isinstance(a, Action) else Action.parse(a) for a in items]
 
 
-def make_choose(decide: Decide, what: str) -> Choose:
-    """The public ``choose`` of a game's player (``what`` names the game in level errors)."""
+def make_choose(
+    decide: Decide,
+    what: str,
+    *,
+    normalise: Callable[[str, str], str] = normalise_level,
+    default: str = "normal",
+) -> Choose:
+    """The public ``choose`` of a game's player (``what`` names the game in level errors). ``normalise`` checks
+    the level and names it canonically (the reference players pass their own kinds)."""
 
     def choose(
         view: Mapping[str, Any],
-        level: str = "normal",
+        level: str = default,
         rng: Any = None,
         legal: Sequence[Action | str] | None = None,
     ) -> Action:
@@ -65,7 +72,7 @@ def make_choose(decide: Decide, what: str) -> Choose:
         ``legal`` overrides ``view["legal"]``. Raises ValueError for an unknown level or when
         there is no legal action (not this seat's turn).
         """
-        level = normalise_level(level, what)
+        level = normalise(level, what)
         actions = legal_actions(view, legal)
         if not actions:
             raise ValueError("the view offers no legal action: it is not this seat's turn")
