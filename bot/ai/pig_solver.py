@@ -188,14 +188,7 @@ def _layered(
     """
     np = require_numpy()
     t = rules.target
-    den, bust, wipe, outs = rules.outcomes()
-    gmin = min(g for g, _, _ in outs)
-    gmax = max(g for g, _, _ in outs)
-    p_free = np.zeros(gmax - gmin + 1)
-    p_forced = np.zeros(gmax - gmin + 1)
-    for g, count, forced in outs:
-        (p_forced if forced else p_free)[g - gmin] += count / den
-    kern = _Kernel(t, gmin, gmax, p_free, p_forced, bust / den, wipe / den)
+    kern = _kernel(np, rules)
     ks = np.arange(t)
     offsets = t * (ks * t - ks * (ks - 1) // 2)
     optimise = policies is None
