@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -168,13 +169,16 @@ CONFIGS: dict[str, list[tuple[int, dict]]] = {
 GAMES_PER_CONFIG = {"pig": 6, "mia": 15, "mex": 8, "liar": 40, "mythic": 6}
 
 
-def play_checked(game: str, players: int, options: dict, seed: int) -> int:
-    """One game with mixed levels; checks legality, secrecy and purity at every decision."""
+def play_checked(
+    game: str, players: int, options: dict, seed: int, kinds: Sequence[str] = ai.LEVELS, tag: str = ""
+) -> int:
+    """One game with mixed levels (drawn from ``kinds``, one ``hard`` seat); checks legality, secrecy and purity at
+    every decision. ``tag`` starts the seeds (the reference players' games are other games)."""
     engine = get_engine(game)
-    table_rng = random.Random(f"{game}:{seed}")
-    levels = [table_rng.choice(ai.LEVELS) for _ in range(players)]
+    table_rng = random.Random(f"{tag}{game}:{seed}")
+    levels = [table_rng.choice(kinds) for _ in range(players)]
     levels[table_rng.randrange(players)] = "hard"  # every level shows up across the games
-    dice = SeededDice(f"{game}:{seed}")
+    dice = SeededDice(f"{tag}{game}:{seed}")
     state, _ = engine.new_game(players, engine.options(options), dice)
     decisions = 0
     while not engine.is_over(state):
@@ -197,6 +201,8 @@ def play_checked(game: str, players: int, options: dict, seed: int) -> int:
             random.seed(key + 2)
             again = ai.decide(game, hidden, levels[seat], random.Random(key))
             assert again == action, f"{game} {levels[seat]}: a different decision from the same view"
+            bare = {k: v for k, v in view.items() if k != "legal"}  # the legal actions passed instead
+            assert ai.decide(game, bare, levels[seat], random.Random(key), legal) == action
             state, _ = engine.apply(state, seat, action, dice)
             decisions += 1
             if engine.is_over(state):

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-import random
-
 import pytest
 
 import bot.ai as ai
@@ -12,11 +9,9 @@ from bot.ai import reference
 from bot.ai.reference import liar as ref_liar
 from bot.ai.reference import mia as ref_mia
 from bot.ai.reference import mythic as ref_mythic
-from bot.games import get_engine
 from bot.games.base import Action
-from bot.games.dice import SeededDice
 from bot.simulate import check_level, known_levels, parse_levels, run_simulation
-from tests.ai.test_players import CONFIGS
+from tests.ai.test_players import CONFIGS, play_checked
 
 GAMES = ("pig", "mia", "mex", "liar", "mythic")
 GAMES_PER_CONFIG = {"pig": 3, "mia": 6, "mex": 4, "liar": 12, "mythic": 2}
@@ -50,45 +45,10 @@ def test_reference_levels_only_in_simulations():
         run_simulation("pig", ["hard", "ref:always_mia"], 5, seed=1)
 
 
-def play_checked(game: str, players: int, options: dict, seed: int) -> int:
-    """One game of reference players (mixed kinds, one ``hard`` seat): legal, view-only, pure decisions."""
-    engine = get_engine(game)
-    table_rng = random.Random(f"ref:{game}:{seed}")
-    levels = [f"ref:{table_rng.choice(reference.kinds(game))}" for _ in range(players)]
-    levels[table_rng.randrange(players)] = "hard"
-    dice = SeededDice(f"ref:{game}:{seed}")
-    state, _ = engine.new_game(players, engine.options(options), dice)
-    decisions = 0
-    while not engine.is_over(state):
-        assert decisions < 20_000, "the game did not end"
-        for seat in engine.to_act(state):
-            if seat not in engine.to_act(state):
-                continue
-            view = engine.view(state, seat)
-            legal = engine.legal_actions(state, seat)
-            snapshot = copy.deepcopy(view)
-            key = table_rng.randrange(2**32)
-            random.seed(key)
-            action = ai.decide(game, view, levels[seat], random.Random(key))
-            assert isinstance(action, Action)
-            assert action in legal, f"{game} {levels[seat]} chose {action}; legal: {legal} ({options})"
-            assert view == snapshot, "the player mutated its view"
-            hidden = engine.view(engine.scramble(state, seat, SeededDice(key + 1)), seat)
-            random.seed(key + 2)
-            assert ai.decide(game, hidden, levels[seat], random.Random(key)) == action
-            bare = {k: v for k, v in view.items() if k != "legal"}
-            assert ai.decide(game, bare, levels[seat], random.Random(key), legal) == action
-            state, _ = engine.apply(state, seat, action, dice)
-            decisions += 1
-            if engine.is_over(state):
-                break
-    return decisions
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_reference_players_are_legal_and_decide_from_the_view(game):
     decisions = sum(
-        play_checked(game, players, options, seed)
+        play_checked(game, players, options, seed, [f"ref:{kind}" for kind in reference.kinds(game)], "ref:")
         for players, options in CONFIGS[game]
         for seed in range(GAMES_PER_CONFIG[game])
     )
