@@ -20,12 +20,18 @@ the measured window divided by the actions in it; "player" is the part of it spe
 benchmark (timed with ``time.thread_time``), which the bot does not do: "service + store" is CPU minus player.
 The garbage collector is tuned as the bot tunes it after start-up (``bot.client.tune_gc``; ``--gc default`` leaves
 it alone). Persistence is the real ``Store`` on a temporary SQLite file (its defaults: the durability it ships
-with) or the no-op ``NullStore`` stand-in (the service still builds every statement).
+with), the real ``Store`` on PostgreSQL (``--stores postgresql``: a fresh schema per run in ``--database-url``,
+default ``postgresql://postgres@127.0.0.1:5432/test``, dropped after; the server's settings as they are), or the
+no-op ``NullStore`` stand-in (the service still builds every statement). PostgreSQL's own work is done by its
+server processes, outside this process's CPU: "server us" is the CPU of the store's backends (from ``/proc``, the
+server on this machine), "shared us" that of the server's WAL writer, checkpointer and background writer, which
+also serve any other client of the server.
 
     python -m benchmarks.tables                       # ~7 min
     python -m benchmarks.tables --quick               # ~30 s
     python -m benchmarks.tables --games pig --tables 1000 --rate --seconds 3 --repeats 1
     python -m benchmarks.tables --profile 1000        # cProfile the persisted closed loop, all five games
+    python -m benchmarks.tables --stores sqlite postgresql --tables 1000   # both backends, driven identically
 """
 
 from __future__ import annotations
@@ -45,17 +51,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks import _postgres
 from benchmarks._common import header, parser, percentile, show, verdict
 from benchmarks._service import GAMES, SNOWFLAKE, NullStore, bot_gc, game_of, next_move, open_many, open_table
 from bot.games.dice import SeededDice
 from bot.store import Store
-from bot.store import db as store_db
 from bot.tables import TableService
 
 TARGET_PERSISTED = 25_000  # actions/s with 1,000 tables
 TARGET_CPU = 40e-6  # s of CPU per persisted action, service + store
 TARGET_P99 = 0.010  # s, open loop at 2,000 actions/s over 1,000 tables
 ALL = "all five"
+PERSISTED = ("sqlite", "postgresql")  # the store kinds that are the real Store
+DATABASE_URL = _postgres.base_url()  # --database-url
 
 
 @dataclass
@@ -71,6 +79,9 @@ class Run:
     cpu: float = 0.0  # process CPU seconds (every thread) in the measured window
     player_cpu: float = 0.0  # of which this benchmark's players choosing moves
     writer_cpu: float | None = None  # of which SQLite's group commit on the store's thread, when it can be wrapped
+    server_cpu: float | None = None  # PostgreSQL: CPU of the store's server backends (other processes)
+    shared_cpu: float | None = None  # PostgreSQL: CPU of the server's WAL writer, checkpointer, background writer
+    backends: int = 0  # PostgreSQL: the store's connections at the end of the window
     gc_seconds: float = 0.0  # wall time in garbage collections during the measured window
     latencies: list[float] = field(default_factory=list)
 
@@ -93,8 +104,19 @@ class WriterThread:
 
     @classmethod
     def install(cls) -> None:
-        original = getattr(store_db, "_commit_batch", None)
-        if cls.available or original is None:
+        import importlib
+
+        if cls.available:
+            return
+        for name in ("bot.store.sqlite", "bot.store.db"):  # wherever the SQLite half's group commit lives
+            try:
+                store_db: Any = importlib.import_module(name)
+            except ImportError:
+                continue
+            original = getattr(store_db, "_commit_batch", None)
+            if original is not None:
+                break
+        else:
             return
 
         def timed(*args: Any, **kwargs: Any) -> Any:
@@ -108,8 +130,24 @@ class WriterThread:
         cls.available = True
 
 
+_SCHEMAS: dict[int, str] = {}  # id(store) -> its scratch PostgreSQL schema, dropped by close_service
+
+
 async def make_service(kind: str, folder: Path) -> TableService:
-    store: Any = await Store.open(folder / f"bench-{time.monotonic_ns()}.sqlite3") if kind == "sqlite" else NullStore()
+    store: Any
+    if kind == "sqlite":
+        store = await Store.open(folder / f"bench-{time.monotonic_ns()}.sqlite3")
+    elif kind == "postgresql":
+        schema = _postgres.scratch_name()
+        url = await _postgres.create_schema(DATABASE_URL, schema)
+        try:
+            store = await Store.open(url)
+        except BaseException:
+            await _postgres.drop_schema(DATABASE_URL, schema)
+            raise
+        _SCHEMAS[id(store)] = schema
+    else:
+        store = NullStore()
     service = TableService(store, SeededDice(7), run_dispatcher=False)
     await service.start()
     return service
@@ -118,6 +156,9 @@ async def make_service(kind: str, folder: Path) -> TableService:
 async def close_service(service: TableService) -> None:
     await service.stop()
     await service.store.close()
+    schema = _SCHEMAS.pop(id(service.store), None)
+    if schema is not None:
+        await _postgres.drop_schema(DATABASE_URL, schema)
 
 
 async def drive(
@@ -169,12 +210,20 @@ async def drive(
                 await asyncio.sleep(0)  # let the other tables in (the no-op store never suspends)
 
     marks: dict[str, float] = {}
+    schema = _SCHEMAS.get(id(service.store))
+    server = _postgres.ServerCPU(DATABASE_URL, schema) if schema else None
+    if server:
+        await server.open()
 
     async def mark() -> None:
         await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
         marks.update(batches=service.store.batches, cpu=time.process_time(), writer=WriterThread.cpu)
+        if server:
+            await server.start()
         await asyncio.sleep(max(0.0, stop - time.perf_counter()))
         marks.update(cpu_end=time.process_time(), writer_end=WriterThread.cpu, batches_end=service.store.batches)
+        if server:
+            await server.stop()
 
     gc_time = [0.0, 0.0]  # [total in the window, start of the current collection]
 
@@ -192,6 +241,8 @@ async def drive(
         await marker
     finally:
         gc.callbacks.remove(gc_timer)
+        if server:
+            await server.close()
     latencies.sort()
     run.actions, run.seconds, run.latencies, run.reopened = counted, seconds, latencies, reopened
     run.gc_seconds, run.player_cpu = gc_time[0], player_cpu
@@ -199,6 +250,8 @@ async def drive(
     run.cpu = marks["cpu_end"] - marks["cpu"]
     if WriterThread.available and run.store == "sqlite":
         run.writer_cpu = marks["writer_end"] - marks["writer"]
+    if server:
+        run.server_cpu, run.shared_cpu, run.backends = server.ours, server.shared, server.backends
 
 
 GC_AS_BOT = True  # --gc default: leave the collector as Python starts it
@@ -250,9 +303,11 @@ class Row:
             self.us(lambda x: x.per_action(x.cpu - x.player_cpu)),
             self.us(lambda x: x.per_action(x.player_cpu)),
             self.us(lambda x: x.per_action(x.writer_cpu)),
+            self.us(lambda x: x.per_action(x.server_cpu)),
+            self.us(lambda x: x.per_action(x.shared_cpu)),
             None if ms is None else ms * 1e3,
             None if p99 is None else p99 * 1e3,
-            self.median(lambda x: x.actions / max(x.batches, 1)) if r.store == "sqlite" else None,
+            self.median(lambda x: x.actions / max(x.batches, 1)) if r.store in PERSISTED else None,
             self.median(lambda x: x.gc_seconds / x.seconds),
             self.median(lambda x: 1000 * x.reopened / max(x.actions, 1)),
             f"{min(x.rate for x in self.runs):,.0f}-{max(x.rate for x in self.runs):,.0f}",
@@ -268,6 +323,8 @@ HEADINGS = [
     "service+store us",
     "player us",
     "SQLite thread us",
+    "server us",
+    "shared us",
     "p50 ms",
     "p99 ms",
     "actions/commit",
@@ -278,9 +335,14 @@ HEADINGS = [
 
 
 async def repeated(
-    kind: str, games: Sequence[str], n: int, seconds: float, rate: float | None, folder: Path, repeats: int
-) -> Row:
-    return Row([await one_run(kind, games, n, seconds, rate, folder) for _ in range(repeats)])
+    kinds: Sequence[str], games: Sequence[str], n: int, seconds: float, rate: float | None, folder: Path, repeats: int
+) -> list[Row]:
+    """A row per store kind; the kinds take turns run by run, so a change in the machine's load falls on each."""
+    runs: dict[str, list[Run]] = {kind: [] for kind in kinds}
+    for _ in range(repeats):
+        for kind in kinds:
+            runs[kind].append(await one_run(kind, games, n, seconds, rate, folder))
+    return [Row(r) for r in runs.values()]
 
 
 def game_sets(games: Sequence[str]) -> list[tuple[str, ...]]:
@@ -307,21 +369,20 @@ async def main_async(
     big = max(sizes)
     for chosen in game_sets(games):
         for n in sizes:
-            for kind in stores:
-                if kind == "memory" and n != big:
-                    continue
-                row = await repeated(kind, chosen, n, seconds, None, folder, repeats)
-                results[f"{kind}/{row.first.games}/{n}/closed"] = row
+            kinds = [k for k in stores if k != "memory" or n == big]
+            for row in await repeated(kinds, chosen, n, seconds, None, folder, repeats):
+                results[f"{row.first.store}/{row.first.games}/{n}/closed"] = row
                 rows.append(row.cells())
         show(rows, HEADINGS)  # as each game finishes, so a long run shows progress
         rows = []
     if rates:
         header(f"Table service, open loop (Poisson arrivals) over {big:,} tables, {', '.join(games)} round-robin")
+        persisted = [k for k in stores if k in PERSISTED]
         for rate in rates:
-            row = await repeated("sqlite", games, big, seconds, rate, folder, repeats)
-            results[f"sqlite/{row.first.games}/{big}/{row.first.mode}"] = row
-            rows.append([row.first.mode, *row.cells()[1:], row.median(lambda x: x.latencies[-1] * 1e3)])
-        show(rows, ["load", *HEADINGS[1:], "max ms"])
+            for row in await repeated(persisted, games, big, seconds, rate, folder, repeats):
+                results[f"{row.first.store}/{row.first.games}/{big}/{row.first.mode}"] = row
+                rows.append([row.first.mode, *row.cells(), row.median(lambda x: x.latencies[-1] * 1e3)])
+        show(rows, ["load", *HEADINGS, "max ms"])
 
     print("\ntargets (medians; CPU = service + store, the benchmark's players excluded):")
     for label in [ALL if set(games) == set(GAMES) else "+".join(games), *games] if len(games) > 1 else list(games):
@@ -340,8 +401,14 @@ async def main_async(
         if "open @" in key:
             p99 = row.median(lambda x: x.p(99)) or float("nan")
             print(
-                f"  p99 < 10 ms, {row.first.mode} over {big:,} tables: {p99 * 1e3:.2f} ms {verdict(p99 < TARGET_P99)}"
+                f"  p99 < 10 ms, {row.first.store}, {row.first.mode} over {big:,} tables: {p99 * 1e3:.2f} ms "
+                f"{verdict(p99 < TARGET_P99)}"
             )
+    if "postgresql" in stores:
+        print(
+            "  PostgreSQL: 'CPU us/action' is this process only; the server's work is in 'server us' (the store's\n"
+            "  backends) and 'shared us' (WAL writer, checkpointer, background writer: shared with other clients)"
+        )
     return results
 
 
@@ -390,13 +457,15 @@ def main() -> None:
     p.add_argument("--rate", type=float, nargs="*", help="open-loop total rates, actions/s (default 2000; none: skip)")
     p.add_argument("--seconds", type=float, help="measured seconds per run (default 5, --quick 0.5)")
     p.add_argument("--repeats", type=int, help="runs per row, the median is shown (default 3, --quick 1)")
-    p.add_argument("--stores", nargs="+", choices=("sqlite", "memory"), default=["sqlite", "memory"])
+    p.add_argument("--stores", nargs="+", choices=("sqlite", "postgresql", "memory"), default=["sqlite", "memory"])
+    p.add_argument("--database-url", help=f"PostgreSQL for --stores postgresql (default {_postgres.DEFAULT_URL})")
     p.add_argument("--gc", choices=("bot", "default"), default="bot", help="GC as the bot tunes it (default) or not")
     p.add_argument("--profile", type=int, metavar="TABLES", help="cProfile the closed loop at this many tables")
-    p.add_argument("--store", choices=("sqlite", "memory"), default="sqlite", help="store for --profile")
+    p.add_argument("--store", choices=("sqlite", "postgresql", "memory"), default="sqlite", help="store for --profile")
     args = p.parse_args()
-    global GC_AS_BOT
+    global GC_AS_BOT, DATABASE_URL
     GC_AS_BOT = args.gc == "bot"
+    DATABASE_URL = _postgres.base_url(args.database_url)
     if args.profile:
         profile(args.profile, args.seconds or 3.0, args.store, args.games or GAMES)
     else:
