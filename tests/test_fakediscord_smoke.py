@@ -22,6 +22,7 @@ from discord.ext import commands
 from tests.fakediscord import (
     DEFAULT_MEMBER_PERMISSIONS,
     IS_COMPONENTS_V2,
+    BotStartError,
     CommandUnavailable,
     ComponentUnavailable,
     FakeDiscord,
@@ -471,3 +472,93 @@ async def test_selects_modals_dm_context_edits_files_v2_and_shards() -> None:
             assert v2.message is not None and v2.message.flags & IS_COMPONENTS_V2 and v2.text == "hello v2"
         assert leftover_tasks() == set()
         fake.assert_no_problems()
+
+
+def make_shard_bot(shard_ids: list[int], shard_count: int) -> commands.AutoShardedBot:
+    """An AutoShardedBot whose ``/where`` answers with the shard the interaction reached."""
+    bot = commands.AutoShardedBot(
+        command_prefix="!",
+        intents=discord.Intents.default(),
+        guild_ready_timeout=0.1,
+        shard_ids=shard_ids,
+        shard_count=shard_count,
+    )
+
+    async def no_identify_wait(shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+    bot.before_identify_hook = no_identify_wait  # type: ignore[method-assign]
+
+    @bot.tree.command(name="where", description="Which shard am I on?")
+    async def where(interaction: discord.Interaction[Any]) -> None:
+        shard = interaction.guild.shard_id if interaction.guild is not None else "dm"
+        await interaction.response.send_message(f"shard {shard} of {sorted(bot.shards)}")
+
+    return bot
+
+
+async def test_two_sharded_clients_split_the_guilds_and_interactions_follow_the_guilds_shard() -> None:
+    async with FakeDiscord(recommended_shards=2) as fake, contextlib.AsyncExitStack() as cleanup:
+        guilds = [fake.add_guild(f"G{i}", shard=(i % 2, 2)) for i in range(4)]
+        assert [fake.shard_of(g) for g in guilds] == [0, 1, 0, 1] and fake.shard_of(None) == 0
+        alice = fake.add_user("alice", guild=guilds)
+        bots = [make_shard_bot([0], 2), make_shard_bot([1], 2)]
+        for bot in bots:
+            cleanup.push_async_callback(bot.close)
+            await cleanup.enter_async_context(run_bot(fake, bot))
+        await bots[0].tree.sync()
+        first = fake.shard_connection(0)
+        assert first is not None and first is not fake.shard_connection(1)
+        # each process got READY with its shard and GUILD_CREATE for its own guilds only
+        assert sorted(g.id for g in bots[0].guilds) == [guilds[0].id, guilds[2].id]
+        assert sorted(g.id for g in bots[1].guilds) == [guilds[1].id, guilds[3].id]
+        assert [c.session.shard_id for c in fake.connections if c.session] == [0, 1]
+
+        for guild in guilds:
+            reply = await (await fake.slash(alice, guild.channel("general"), "where")).response()
+            own = fake.shard_of(guild)
+            assert reply.content == f"shard {own} of [{own}]"
+        dm = await (await fake.slash(alice, None, "where")).response()
+        assert dm.content == "shard dm of [0]"  # DMs reach shard 0
+
+        # shard 1's process goes away: shard 0 keeps serving; a new process on shard 1 takes the interactions
+        await bots[1].close()
+        await fake.wait_for(lambda: fake.shard_connection(1) is None, what="shard 1 to disconnect")
+        again = make_shard_bot([1], 2)
+        cleanup.push_async_callback(again.close)
+        await cleanup.enter_async_context(run_bot(fake, again))
+        await fake.wait_for_shard(1)
+        reply = await (await fake.slash(alice, guilds[3].channel("general"), "where")).response()
+        assert reply.content == "shard 1 of [1]" and reply.record.payload["guild_id"] == str(guilds[3].id)
+        assert fake.shard_connection(0) is first
+    fake.assert_no_problems()
+
+
+@pytest.mark.parametrize(
+    ("shard_ids", "shard_count", "code"),
+    [([2], 2, 4010), ([0], 1, 4011), ([0], 3, 4010)],
+    ids=["id-not-below-count", "too-few-shards", "other-count"],
+)
+async def test_a_bad_shard_in_identify_is_refused_with_discords_close_code(
+    shard_ids: list[int], shard_count: int, code: int
+) -> None:
+    async with FakeDiscord(recommended_shards=2) as fake:
+        fake.add_guild("G", shard=(0, 2))
+        bot = make_shard_bot(shard_ids, shard_count)
+        try:
+            with pytest.raises(BotStartError) as raised:
+                await start_bot(fake, bot)
+        finally:
+            await bot.close()
+        closed = raised.value.__cause__
+        assert isinstance(closed, discord.ConnectionClosed) and closed.code == code
+        assert not any(c.ready for c in fake.connections)
+
+
+async def test_an_unsharded_client_still_gets_every_guild_from_a_sharded_fake() -> None:
+    async with FakeDiscord(recommended_shards=2) as fake:
+        guilds = [fake.add_guild("G0", shard=(0, 2)), fake.add_guild("G1", shard=(1, 2))]
+        bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
+        async with run_bot(fake, bot):
+            assert sorted(g.id for g in bot.guilds) == sorted(g.id for g in guilds)
+            assert fake.connections[-1].session is not None and fake.connections[-1].session.shard_count == 1

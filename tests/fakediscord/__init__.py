@@ -56,6 +56,12 @@ Behaviour worth knowing:
   choices, min/max and top-level ``default_member_permissions`` raise :class:`CommandUnavailable`.
 * ``rate_limit="record"`` records channel-POST rate-limit violations (5 per 5 s), ``"enforce"`` answers 429.
 * Privileged intents make IDENTIFY fail with close code 4014 unless ``privileged_intents_allowed=True``.
+* Shards: ``FakeDiscord(recommended_shards=N)`` is the shard count (``GET /gateway/bot`` returns it). A sharded
+  IDENTIFY needs ``shard=[id, N]`` with ``id < N`` (else close 4010 invalid shard; a smaller count 4011 sharding
+  required); an unsharded client gets every guild as before. A connection gets GUILD_CREATE for its shard's
+  guilds; interactions and ``dispatch_event`` go to the newest live connection of the guild's shard, DMs to
+  shard 0. ``add_guild(shard=(i, N))`` gives an id on shard i; ``shard_of``, ``shard_connection``,
+  ``wait_for_shard`` find who serves what. Bots in other processes: ``python -m tests.fakediscord.bot_process``.
 
 discord.py gotchas for tests: set ``guild_ready_timeout=0.1`` (default 2 s before ``on_ready``); for
 ``AutoShardedBot`` replace ``before_identify_hook`` with a no-op (it sleeps 5 s before every non-initial

@@ -19,13 +19,23 @@ from aiohttp import WSMsgType, web
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
-__all__ = ["GatewaySession", "GatewayConnection", "PRIVILEGED_INTENTS", "GUILD_MEMBERS_INTENT"]
+__all__ = [
+    "GatewaySession",
+    "GatewayConnection",
+    "PRIVILEGED_INTENTS",
+    "GUILD_MEMBERS_INTENT",
+    "CLOSE_INVALID_SHARD",
+    "CLOSE_SHARDING_REQUIRED",
+]
 
 # GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
 GUILD_MEMBERS_INTENT = 1 << 1
 
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_PRESENCE, OP_VOICE = 0, 1, 2, 3, 4
+# Discord's close codes for a bad ``shard`` in IDENTIFY (discord.py does not reconnect after either)
+CLOSE_INVALID_SHARD, CLOSE_SHARDING_REQUIRED = 4010, 4011
+
 OP_RESUME, OP_RECONNECT, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_ACK = 6, 7, 8, 9, 10, 11
 
 
@@ -124,6 +134,10 @@ class GatewayConnection:
         if intents & PRIVILEGED_INTENTS and not fake.privileged_intents_allowed:
             await self.close(4014, "Disallowed intent(s).")
             return
+        refusal = _shard_refusal(d.get("shard"), fake.recommended_shards)
+        if refusal is not None:
+            await self.close(*refusal)
+            return
         shard_id, shard_count = d.get("shard") or [0, 1]
         self.session = GatewaySession(
             session_id=uuid.uuid4().hex, shard_id=int(shard_id), shard_count=int(shard_count), intents=intents
@@ -190,3 +204,26 @@ class GatewayConnection:
         if d.get("nonce") is not None:
             chunk["nonce"] = d["nonce"]
         await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _shard_refusal(shard: Any, configured: int) -> tuple[int, str] | None:
+    """The close (code, reason) for IDENTIFY's ``shard`` field, or None when the fake accepts it.
+
+    No ``shard`` (an unsharded client) is always accepted and gets every guild. ``[id, count]`` must have
+    ``0 <= id < count`` (else 4010, as Discord); a count below the fake's configured shard count would leave a
+    shard with too many guilds (4011, "sharding required"); a larger count is refused with 4010 too, because
+    the fake routes guilds by its configured count only.
+    """
+    if shard is None:
+        return None
+    try:
+        shard_id, shard_count = (int(v) for v in shard)
+    except (TypeError, ValueError):
+        return CLOSE_INVALID_SHARD, "Invalid shard."
+    if not 0 <= shard_id < shard_count:
+        return CLOSE_INVALID_SHARD, "Invalid shard."
+    if shard_count < configured:
+        return CLOSE_SHARDING_REQUIRED, "Sharding required."
+    if shard_count > configured:
+        return CLOSE_INVALID_SHARD, "Invalid shard."
+    return None

@@ -115,6 +115,18 @@ class SnowflakeFactory:
         self._last = candidate
         return candidate
 
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake that lands on ``shard_id`` of ``shard_count`` (``(id >> 22) % count``): its
+        timestamp is moved forward by less than ``shard_count`` ms when needed; later ids stay greater."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not in 0..{shard_count - 1}")
+        candidate = self()
+        ts = candidate >> 22
+        if ts % shard_count != shard_id:
+            candidate = (ts + (shard_id - ts) % shard_count) << 22
+            self._last = candidate
+        return candidate
+
 
 # --------------------------------------------------------------------------------------------------------------------
 # Users, guilds, channels

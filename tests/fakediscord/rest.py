@@ -331,7 +331,9 @@ class RestApi:
                     "total": 1000,
                     "remaining": 999,
                     "reset_after": 86_400_000,
-                    "max_concurrency": 1,
+                    # discord.py 2.7 ignores it (it sleeps 5 s before each non-initial IDENTIFY; tests replace
+                    # before_identify_hook), but a real client may IDENTIFY this many shards at once
+                    "max_concurrency": self.fake.max_concurrency,
                 },
             }
         )

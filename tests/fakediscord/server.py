@@ -96,6 +96,7 @@ class FakeDiscord:
         auto_patch: bool = True,
         settle_iterations: int = 50,
         recommended_shards: int = 1,
+        max_concurrency: int = 16,
         heartbeat_interval_ms: int = 45_000,
     ) -> None:
         self.snowflake = SnowflakeFactory()
@@ -107,7 +108,9 @@ class FakeDiscord:
         self.strict_commands = strict_commands
         self.auto_patch = auto_patch
         self.settle_iterations = settle_iterations
+        # the shard count: GET /gateway/bot recommends it and a sharded IDENTIFY must use it (4010/4011 if not)
         self.recommended_shards = recommended_shards
+        self.max_concurrency = max_concurrency
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.application_flags = 0
         self.presence: Any = None
@@ -216,11 +219,7 @@ class FakeDiscord:
 
         ``shard=(shard_id, shard_count)`` picks an id that lands on that shard (``(id >> 22) % count``).
         """
-        guild_id = self.snowflake()
-        if shard is not None:
-            shard_id, shard_count = shard
-            ts = guild_id >> 22
-            guild_id = (ts + (shard_id - ts) % shard_count) << 22
+        guild_id = self.snowflake() if shard is None else self.snowflake.on_shard(*shard)
         guild = FakeGuild(
             id=guild_id,
             name=name,
@@ -489,6 +488,32 @@ class FakeDiscord:
     async def wait_until_connected(self, timeout: float = 5.0) -> GatewayConnection:
         """Wait until a bot has identified (READY and GUILD_CREATEs sent) and return its connection."""
         return await self.wait_for(lambda: self._live_connection(), timeout, what="a bot to connect to the gateway")
+
+    def shard_of(self, guild: FakeGuild | int | None) -> int:
+        """The shard that serves ``guild`` (``None``: DMs, shard 0) under the configured shard count."""
+        if guild is None:
+            return 0
+        gid = guild if isinstance(guild, int) else guild.id
+        return (gid >> 22) % self.recommended_shards
+
+    def shard_connection(self, shard_id: int) -> GatewayConnection | None:
+        """The newest live, identified connection of a sharded client on ``shard_id`` (None if there is none)."""
+        for conn in reversed(self.connections):
+            session = conn.session
+            if conn.ready and not conn.closed and session is not None and session.shard_id == shard_id:
+                return conn
+        return None
+
+    async def wait_for_shard(
+        self, shard_id: int, timeout: float = 5.0, *, other_than: GatewayConnection | None = None
+    ) -> GatewayConnection:
+        """Wait until a client has identified on ``shard_id`` (on a connection other than ``other_than``)."""
+
+        def found() -> GatewayConnection | None:
+            conn = self.shard_connection(shard_id)
+            return conn if conn is not None and conn is not other_than else None
+
+        return await self.wait_for(found, timeout, what=f"a client to identify on shard {shard_id}")
 
     def _live_connection(self, guild_id: int | None = None) -> GatewayConnection | None:
         for conn in reversed(self.connections):
