@@ -1,8 +1,8 @@
-"""Every benchmark in turn, each in a process of its own: engines, tables, clickpath, render, restart, memory,
-jsonlib, discord_cost, pig_solver, ratings, chart.
+"""Every benchmark in turn, each in a process of its own: engines, tables, postgres, clickpath, render, restart,
+memory, jsonlib, discord_cost, pig_solver, ratings, chart (postgres says "skipped" without a PostgreSQL server).
 
-python -m benchmarks.run_all            # ~25 min on 2 cores
-python -m benchmarks.run_all --quick    # ~3 min
+python -m benchmarks.run_all            # ~29 min on 2 cores
+python -m benchmarks.run_all --quick    # ~4 min
 python -m benchmarks.run_all --only engines restart
 """
 
@@ -19,6 +19,7 @@ from benchmarks._common import machine, parser, revision
 AREAS = [
     "engines",
     "tables",
+    "postgres",
     "clickpath",
     "render",
     "restart",
