@@ -245,11 +245,23 @@ async def main_async(args: Any) -> None:
     games = args.games or list(GAMES)
     results: dict[str, tables.Row] = {}
     with tempfile.TemporaryDirectory(prefix="dt-bench-") as folder:
-        for rate in [None, *args.rate]:
+        for rate in [None, *args.rate] if "service" in args.parts else []:
             for row in await tables.repeated(
                 STORES, games, args.tables, args.seconds, rate, Path(folder), args.repeats
             ):
                 results[f"{row.first.store} {row.first.mode}"] = row
+    if results:
+        report_service(results, games, args)
+    backends = max((r.backends for row in results.values() for r in row.runs if r.store == "postgresql"), default=1)
+    if "anchor" not in args.parts or shutil.which("pgbench") is None:
+        return
+    clients = sorted(set(args.pgbench_clients or [1, backends]))
+    header(f"pgbench -N (simple-update), scale 1, {args.pgbench_seconds:g} s per run, same server")
+    benches = await anchor(url, clients, args.pgbench_modes, args.pgbench_seconds)
+    report_anchor(benches, results.get("postgresql closed"))
+
+
+def report_service(results: dict[str, tables.Row], games: list[str], args: Any) -> None:
     header(
         f"Persisted actions, {', '.join(games)} round-robin over {args.tables:,} tables: {args.seconds:g} s windows, "
         f"median of {args.repeats}"
@@ -262,11 +274,8 @@ async def main_async(args: Any) -> None:
         f"  background writer (shared with any other client of the server). The store had {backends} connection(s)."
     )
 
-    if shutil.which("pgbench") is None:
-        return
-    clients = sorted(set(args.pgbench_clients or [1, backends]))
-    header(f"pgbench -N (simple-update), scale 1, {args.pgbench_seconds:g} s per run, same server")
-    benches = await anchor(url, clients, args.pgbench_modes, args.pgbench_seconds)
+
+def report_anchor(benches: list[Bench], closed: tables.Row | None) -> None:
     show(
         [
             [
@@ -284,7 +293,6 @@ async def main_async(args: Any) -> None:
         ],
         BENCH_HEADINGS,
     )
-    closed = results.get("postgresql closed")
     one = next((b for b in benches if b.clients == 1 and b.mode == "prepared"), None) or next(
         (b for b in benches if b.clients == 1), None
     )
@@ -316,6 +324,7 @@ def main() -> None:
         help="pgbench -M query protocols (default simple, its own default, and prepared, as asyncpg runs statements)",
     )
     p.add_argument("--pgbench-seconds", type=float, help="seconds per pgbench run (default 10, --quick 2)")
+    p.add_argument("--parts", nargs="+", choices=("service", "anchor"), default=["service", "anchor"])
     args = p.parse_args()
     args.tables = args.tables or (200 if args.quick else 1000)
     args.rate = args.rate if args.rate is not None else [2_000.0]
