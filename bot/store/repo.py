@@ -121,10 +121,11 @@ def set_new_game_deadline(due: float) -> Statement:
     return "INSERT INTO deadlines (game_id, due, version) VALUES (last_insert_rowid(), ?, 0)", (due,)
 
 
-async def open_games(store: Store) -> list[sqlite3.Row]:
+async def open_games(store: Store, owned: str | None = None) -> list[sqlite3.Row]:
+    """``owned``: an SQL condition on ``g.guild_id`` (``bot.tables.shards.Shards.sql``): this process's guilds."""
     return await store.fetch_all(
         "SELECT g.*, d.due, d.version AS deadline_version FROM games g LEFT JOIN deadlines d ON d.game_id = g.id"
-        " WHERE g.status IN ('lobby', 'running')"
+        " WHERE g.status IN ('lobby', 'running')" + (f" AND {owned}" if owned else "")
     )
 
 
@@ -133,7 +134,7 @@ async def open_games(store: Store) -> list[sqlite3.Row]:
 _LIVE = "(SELECT MAX(m.seq) FROM actions m WHERE m.game_id = g.id)"
 
 
-async def action_tails(store: Store) -> list[sqlite3.Row]:
+async def action_tails(store: Store, owned: str | None = None) -> list[sqlite3.Row]:
     """Every running game's actions from its snapshot's own (seq = games.version) on, by game and seq.
 
     The rows after the snapshot are what restore replays; the first row gives when the snapshot's move was made.
@@ -141,7 +142,7 @@ async def action_tails(store: Store) -> list[sqlite3.Row]:
     return await store.fetch_all(
         "SELECT a.game_id, a.seq, a.seat, a.action, a.dice, a.interaction_id, a.at, a.due"
         " FROM games g JOIN actions a ON a.game_id = g.id AND a.seq >= g.version"
-        " WHERE g.status = 'running' ORDER BY a.game_id, a.seq"
+        " WHERE g.status = 'running'" + (f" AND {owned}" if owned else "") + " ORDER BY a.game_id, a.seq"
     )
 
 
@@ -379,12 +380,14 @@ async def turn_starts(store: Store) -> dict[int, float]:
 # -- retention ------------------------------------------------------------------------------
 
 
-async def games_to_compact(store: Store, before: float, limit: int) -> list[int]:
-    """Up to ``limit`` finished or cancelled games last changed before ``before`` and not compacted yet."""
+async def games_to_compact(store: Store, before: float, limit: int, owned: str | None = None) -> list[int]:
+    """Up to ``limit`` finished or cancelled games last changed before ``before`` and not compacted yet (of the
+    guilds ``owned`` accepts, an SQL condition on ``guild_id``: see ``open_games``)."""
     rows = await store.fetch_all(
         "SELECT id FROM games INDEXED BY games_to_compact"
         " WHERE status IN ('finished', 'cancelled') AND record IS NULL AND updated_at < ?"
-        " ORDER BY updated_at LIMIT ?",
+        + (f" AND {owned}" if owned else "")
+        + " ORDER BY updated_at LIMIT ?",
         (before, limit),
     )
     return [r[0] for r in rows]

@@ -36,15 +36,18 @@ def retention_days(value: float | str | None = None) -> float:
     return days
 
 
-async def compact_expired(store: Store, now: float, days: float, batch: int | None = None) -> int:
+async def compact_expired(
+    store: Store, now: float, days: float, batch: int | None = None, owned: str | None = None
+) -> int:
     """Compact every game finished more than ``days`` before ``now``, ``batch`` (``BATCH``) per transaction;
-    returns how many."""
+    returns how many. ``owned``: an SQL condition on ``guild_id`` (``Shards.sql``): only this process's guilds,
+    so two processes never compact the same game."""
     if days <= 0:
         return 0
     batch = batch or BATCH
     done = 0
     while True:
-        games = await repo.games_to_compact(store, now - days * DAY, batch)
+        games = await repo.games_to_compact(store, now - days * DAY, batch, owned)
         if games:
             await store.write([s for game_id in games for s in repo.compact_game(game_id)])
             done += len(games)
@@ -56,8 +59,15 @@ async def compact_expired(store: Store, now: float, days: float, batch: int | No
 class Retention:
     """The periodic task: a pass at once (start-up), then one every ``interval`` seconds."""
 
-    def __init__(self, store: Store, clock: Callable[[], float], days: float, interval: float = INTERVAL) -> None:
-        self.store, self.clock, self.days, self.interval = store, clock, days, interval
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float],
+        days: float,
+        interval: float = INTERVAL,
+        owned: str | None = None,
+    ) -> None:
+        self.store, self.clock, self.days, self.interval, self.owned = store, clock, days, interval, owned
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -76,7 +86,7 @@ class Retention:
     async def _loop(self) -> None:
         while True:
             try:
-                compacted = await compact_expired(self.store, self.clock(), self.days)
+                compacted = await compact_expired(self.store, self.clock(), self.days, owned=self.owned)
                 if compacted:
                     log.info("compacted %d games older than %g days", compacted, self.days)
             except Exception:

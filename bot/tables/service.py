@@ -40,6 +40,7 @@ from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events
 from bot.tables.model import SEEN, Seat, Table, TableError, check_language, interaction_key, split_meta
 from bot.tables.retention import Retention, compact_expired, retention_days
+from bot.tables.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,11 @@ def _dice_sources(dice: DiceSource | DiceFactory | None) -> tuple[DiceSource | N
     return None, dice
 
 
+class NotOurShard(Exception):
+    """A create for a guild of another process's shard. Discord routes a guild's interactions to its shard's
+    connection, so no person can cause this: it is a wiring mistake (a shard range that changed under the process)."""
+
+
 class TableService:
     def __init__(
         self,
@@ -108,8 +114,12 @@ class TableService:
         bot_delay: tuple[float, float] = (0.8, 2.5),
         auto_bots: bool = True,
         retention: float | None = None,
+        shards: Shards | None = None,
     ) -> None:
-        """``retention``: days a finished game keeps its per-move rows (None: ``DICETAVERN_RETENTION_DAYS``, 90;
+        """``shards``: the guilds this process serves (None: every guild). Restore, deadlines, computer players,
+        reminders and compaction concern those guilds' tables only; another process owns the rest of the store.
+
+        ``retention``: days a finished game keeps its per-move rows (None: ``DICETAVERN_RETENTION_DAYS``, 90;
         0: forever); compacted by a background task that runs with the dispatcher (``run_dispatcher``).
 
         ``dice``: None (the default) gives every table its own provably fair dice (``FairDice.new`` as it opens;
@@ -117,6 +127,7 @@ class TableService:
         table what it returns (a FairDice is fair and persisted, anything else is used as it is); a DiceSource
         (tests' SeededDice, ScriptedDice) is shared by every table, and no seed is persisted."""
         self.store = store
+        self.shards = shards or Shards.all()
         self.dice, self.dice_factory = _dice_sources(dice)
         self._recorder = RecordingDice(SecureDice())  # wraps the table's dice for each engine call (see _draw)
         self.clock = clock
@@ -130,7 +141,7 @@ class TableService:
         # auto_bots False: the caller moves computer players itself (terminal play)
         self.computers = Computers(self, bot_delay, auto_bots)
         self.presenter = presenter or NullPresenter()
-        self.retention = Retention(store, clock, retention_days(retention))
+        self.retention = Retention(store, clock, retention_days(retention), owned=self._owned("guild_id"))
 
     @property
     def presenter(self) -> Presenter:
@@ -167,7 +178,7 @@ class TableService:
         return list(self.by_id.values())
 
     async def _restore(self) -> None:
-        rows = await repo.open_games(self.store)
+        rows = await repo.open_games(self.store, self._owned("g.guild_id"))
         due: dict[int, tuple[float, int]] = {}
         unguarded: set[int] = set()  # tables whose meta predates ``acted``: their guard comes from the log
         unseen: set[int] = set()  # tables whose meta predates ``seen``: their interaction ids come from the log
@@ -190,7 +201,7 @@ class TableService:
             if row["due"] is not None:
                 due[table.id] = (row["due"], row["deadline_version"])
         del rows  # the rows' JSON text is parsed: let it go before the next read
-        tails = await repo.action_tails(self.store)
+        tails = await repo.action_tails(self.store, self._owned("g.guild_id"))
         turn_starts: dict[int, float] = {}
         start = 0
         for end in range(1, len(tails) + 1):  # one game's rows at a time, in seq order
@@ -241,6 +252,10 @@ class TableService:
             found = self.by_id.get(game_id)  # the double-click guard, as act() left it before the restart
             if found is not None and game_id in unguarded and 0 <= seat < len(found.seats):
                 found.acted[found.seats[seat].id] = max(seq, found.acted.get(found.seats[seat].id, -1))
+
+    def _owned(self, column: str) -> str | None:
+        """The SQL condition on ``column`` (a guild id) for this process's guilds; None when it owns them all."""
+        return None if self.shards.everything else self.shards.sql(column)
 
     @staticmethod
     def _see(table: Table, rows: list[Any]) -> None:
@@ -489,6 +504,9 @@ class TableService:
     ) -> Table:
         """``locale``: the table's language; ``locale_chosen``: the host chose it (the server's language then
         never changes it)."""
+        if not self.shards.owns(guild_id):
+            log.error("a table was asked for in guild %s, of another shard than %s; refused", guild_id, self.shards)
+            raise NotOurShard(guild_id)
         engine = get_engine(game)
         # One open table per channel: a create waits for no other channel's (its commit is an fsync), only a
         # second create in the same channel is refused while the first is in flight.
@@ -891,7 +909,8 @@ class TableService:
 
     async def compact(self, now: float | None = None) -> int:
         """Compact the games past the retention period at ``now`` (the clock's time by default); how many."""
-        return await compact_expired(self.store, self.clock() if now is None else now, self.retention.days)
+        when = self.clock() if now is None else now
+        return await compact_expired(self.store, when, self.retention.days, owned=self.retention.owned)
 
     # -- deadlines ----------------------------------------------------------------------------
 

@@ -1,0 +1,205 @@
+"""Shards: which guilds a process serves, and a table service that acts on those guilds' tables only."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.dice import SeededDice
+from bot.store import Store
+from bot.tables import Seat, TableService
+from bot.tables.retention import DAY
+from bot.tables.service import NotOurShard
+from bot.tables.shards import ShardError, Shards, format_ids, parse, shard_of
+
+# Real snowflakes (their top bits are a millisecond timestamp): two guilds per shard of two.
+EVEN_A, EVEN_B = 81384788765712384, 1157740395939999744  # shard 0 of 2
+ODD_A, ODD_B = 613425648689741845, 1094659238917234809  # shard 1 of 2
+ALICE, BOB = Seat(100, "Alice"), Seat(200, "Bob")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# -- parsing and the formula ---------------------------------------------------------------------------------
+
+
+def test_the_guilds_chosen_here_lie_on_the_shards_the_tests_say():
+    assert [shard_of(g, 2) for g in (EVEN_A, EVEN_B, ODD_A, ODD_B)] == [0, 0, 1, 1]
+
+
+def test_shard_of_is_discords_formula_on_real_snowflakes():
+    assert shard_of(81384788765712384, 16) == 2  # (81384788765712384 >> 22) = 19403655106
+    assert shard_of(81384788765712384, 8) == 2
+    assert shard_of(1157740395939999744, 3) == 0
+    assert shard_of(2**63 - 1, 7) == 3
+
+
+def test_parse_reads_single_ids_and_inclusive_ranges():
+    shards = parse("0-3,6", 8)
+    assert shards == Shards(frozenset({0, 1, 2, 3, 6}), 8)
+    assert str(shards) == "0-3,6 of 8"
+    assert parse(" 1 , 0 ", "2").ids == {0, 1}
+    assert format_ids(frozenset({5, 0, 1, 2, 7, 8})) == "0-2,5,7-8"
+
+
+@pytest.mark.parametrize(
+    ("text", "count", "words"),
+    [
+        ("0-3", 2, "shard 0-3 is out of range: shards are 0 to 1 of 2"),
+        ("2", 2, "shard 2 is out of range"),
+        ("", 2, "no shard given"),
+        ("1,,2", 4, "an empty item"),
+        ("3-1", 4, "runs backwards"),
+        ("x", 4, "'x' is not a shard number"),
+        ("-1", 4, "'-1' is not a shard number"),
+        ("0", 0, "the shard count must be at least 1, not 0"),
+        ("0", "eight", "the shard count must be a whole number, not 'eight'"),
+        ("0", 10**9, "the shard count must be at most"),
+    ],
+)
+def test_parse_refuses_in_one_line_saying_why(text, count, words):
+    with pytest.raises(ShardError, match=words) as caught:
+        parse(text, count)
+    assert "\n" not in str(caught.value)
+
+
+def test_the_default_is_every_guild():
+    everything = Shards.all()
+    assert (everything.ids, everything.count) == ({0}, 1)
+    assert everything.everything and not everything.sharded
+    assert all(everything.owns(g) for g in (EVEN_A, ODD_A, 1))
+    assert parse("0-1", 2).everything
+
+
+def test_owns_follows_the_formula():
+    evens, odds = parse("0", 2), parse("1", 2)
+    assert evens.owns(EVEN_A) and evens.owns(EVEN_B) and not evens.owns(ODD_A)
+    assert odds.owns(ODD_B) and not odds.owns(EVEN_B)
+    with pytest.raises(ShardError):
+        Shards(frozenset(), 2)
+    with pytest.raises(ShardError):
+        Shards(frozenset({3}), 2)
+
+
+async def test_the_sql_condition_picks_the_same_guilds_as_owns(tmp_path):
+    store = await Store.open(tmp_path / "s.sqlite3")
+    try:
+        guilds = [EVEN_A, EVEN_B, ODD_A, ODD_B, 2**63 - 1, 1 << 22, 3 << 22, 5]
+        for count in (2, 3, 8):
+            for ids in ({0}, {1}, {0, count - 1}):
+                shards = Shards(frozenset(ids), count)
+                sql = " UNION ALL ".join(f"SELECT {g} AS guild_id" for g in guilds)
+                rows = await store.fetch_all(f"SELECT guild_id FROM ({sql}) WHERE {shards.sql()}")
+                assert sorted(r[0] for r in rows) == sorted(g for g in guilds if shards.owns(g))
+    finally:
+        await store.close()
+
+
+# -- a service that serves some shards ----------------------------------------------------------------------
+
+
+async def fill(path, clock):
+    """A store with tables in guilds of both shards of two, written by one process that served them all: per guild
+    a running Pig game against a computer (channel guild%1000+1) and a lobby (+2); and one finished game each."""
+    store = await Store.open(path)
+    service = TableService(store, SeededDice(3), clock=clock, run_dispatcher=False, auto_bots=False, retention=30)
+    await service.start()
+    for guild in (EVEN_A, ODD_A):
+        channel = guild % 1000
+        await service.create(guild, channel + 3, ALICE, "pig", {"target": 20})
+        await service.join(channel + 3, BOB)
+        finished = await service.start_game(channel + 3, ALICE.id)
+        while finished.running:
+            move = "hold" if finished.state.turn_total >= 8 else "roll"
+            await service.act(channel + 3, finished.seats[finished.state.current].id, move)
+        await service.create(guild, channel + 1, ALICE, "pig")
+        await service.add_computer(channel + 1, ALICE.id, "easy", "Computer")
+        await service.start_game(channel + 1, ALICE.id)
+        await service.create(guild, channel + 2, BOB, "mia")
+    await service.stop()
+    await store.close()
+
+
+async def test_a_service_of_shard_0_restores_and_times_out_only_its_guilds_tables(tmp_path):
+    clock = Clock()
+    await fill(tmp_path / "t.sqlite3", clock)
+    store = await Store.open(tmp_path / "t.sqlite3")
+    service = TableService(
+        store, SeededDice(4), clock=clock, run_dispatcher=False, auto_bots=False, shards=parse("0", 2)
+    )
+    try:
+        restored = await service.start()
+        assert {t.guild_id for t in restored} == {EVEN_A}
+        assert sorted(t.channel_id for t in restored) == [EVEN_A % 1000 + 1, EVEN_A % 1000 + 2]
+        assert set(service.by_channel) == {EVEN_A % 1000 + 1, EVEN_A % 1000 + 2}
+        assert {game_id for _, game_id, _ in service.deadlines.heap} == {t.id for t in restored}
+
+        clock.now += 3600  # every deadline is long past: only this shard's tables move
+        assert await service.run_due() == 2
+        statuses = {
+            (r["guild_id"], r["channel_id"]): (r["status"], r["version"])
+            for r in await store.fetch_all("SELECT guild_id, channel_id, status, version FROM games")
+        }
+        assert statuses[(EVEN_A, EVEN_A % 1000 + 2)][0] == "cancelled"  # the idle lobby closed
+        assert statuses[(ODD_A, ODD_A % 1000 + 2)][0] == "lobby"  # the other process's: untouched
+        assert statuses[(ODD_A, ODD_A % 1000 + 1)] == ("running", 1)  # no timeout logged for it
+        odd_id = next(
+            r[0]
+            for r in await store.fetch_all("SELECT id FROM games WHERE guild_id = ? AND status = 'running'", (ODD_A,))
+        )
+        assert (await store.fetch_one("SELECT MAX(seq) FROM actions WHERE game_id = ?", (odd_id,)))[0] == 1
+    finally:
+        await service.stop()
+        await store.close()
+
+
+async def test_computer_players_move_only_at_this_shards_tables(tmp_path):
+    clock = Clock()
+    await fill(tmp_path / "t.sqlite3", clock)
+    store = await Store.open(tmp_path / "t.sqlite3")
+    service = TableService(store, SeededDice(4), clock=clock, run_dispatcher=False, shards=parse("1", 2))
+    try:
+        await service.start()
+        table = service.table(ODD_A % 1000 + 1)
+        if table.state.current == 0:  # Alice's turn: her move hands the computer its turn
+            await service.act(table.channel_id, ALICE.id, "hold")
+        assert set(service.computers._tasks) == {(table.id, 1)}  # and none for shard 0's table
+    finally:
+        await service.stop()
+        await store.close()
+
+
+async def test_compaction_takes_only_this_shards_finished_games(tmp_path):
+    clock = Clock()
+    await fill(tmp_path / "t.sqlite3", clock)
+    clock.now += 31 * DAY
+    store = await Store.open(tmp_path / "t.sqlite3")
+    service = TableService(store, SeededDice(4), clock=clock, run_dispatcher=False, retention=30, shards=parse("1", 2))
+    try:
+        await service.start()
+        assert await service.compact() == 1
+        compacted = await store.fetch_all("SELECT guild_id FROM games WHERE record IS NOT NULL")
+        assert [r[0] for r in compacted] == [ODD_A]
+    finally:
+        await service.stop()
+        await store.close()
+
+
+async def test_a_table_for_another_shards_guild_is_refused(tmp_path):
+    store = await Store.open(tmp_path / "t.sqlite3")
+    service = TableService(store, SeededDice(4), run_dispatcher=False, shards=parse("0", 2))
+    try:
+        await service.start()
+        with pytest.raises(NotOurShard):
+            await service.create(ODD_B, 1, ALICE, "pig")
+        assert service.by_channel == {}
+        assert (await store.fetch_one("SELECT COUNT(*) FROM games"))[0] == 0
+        await service.create(EVEN_B, 1, ALICE, "pig")
+    finally:
+        await service.stop()
+        await store.close()
