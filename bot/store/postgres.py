@@ -1,0 +1,222 @@
+"""The PostgreSQL store (asyncpg): the same group commit as SQLite's, for running past one process.
+
+One connection is the writer's: each batch is one transaction on it, in which consecutive statements with the
+same text and no result wanted run as one ``executemany`` (asyncpg pipelines them: one round trip, not one per
+statement). Reads go to a small pool of their own, so they never wait behind a commit. Statements are prepared
+and cached by asyncpg per connection. A ``Step`` runs in a worker thread with a cursor that forwards each call
+to the batch's connection on the event loop, so the Python in it never blocks the loop.
+
+Migrations: bot/store/migrations/postgresql/NNNN_*.sql, the version in ``schema_version``, each applied under
+``pg_advisory_xact_lock`` (per schema) so processes starting together apply each once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import asyncpg  # type: ignore[import-untyped]
+
+from bot.store.db import Store, Write, _migrations, _python_steps
+from bot.store.sql import SQL, postgres_text, returns_rows
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+READERS = 3  # the read pool's connections
+
+
+def _text(sql: str | SQL) -> str:
+    return postgres_text(sql if isinstance(sql, str) else sql.postgresql)
+
+
+def _rowcount(status: str) -> int:
+    """The row count in a command status ("UPDATE 3", "INSERT 0 1"); -1 when it has none."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+class BridgeCursor:
+    """A ``Step``'s cursor on PostgreSQL: used from a worker thread, each call runs on the event loop on the
+    connection of the batch's transaction."""
+
+    dialect = "postgresql"
+
+    def __init__(self, conn: asyncpg.Connection, loop: asyncio.AbstractEventLoop) -> None:
+        self._conn = conn
+        self._loop = loop
+        self._rows: list[Any] = []
+        self._at = 0
+        self.rowcount = -1
+
+    def _run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def execute(self, sql: str | SQL, parameters: Sequence[Any] = (), /) -> BridgeCursor:
+        text = _text(sql)
+        if returns_rows(text):
+            self._rows = self._run(self._conn.fetch(text, *parameters))
+            self.rowcount = len(self._rows)
+        else:
+            self._rows = []
+            self.rowcount = _rowcount(self._run(self._conn.execute(text, *parameters)))
+        self._at = 0
+        return self
+
+    def executemany(self, sql: str | SQL, seq_of_parameters: Iterable[Sequence[Any]], /) -> BridgeCursor:
+        args = [tuple(p) for p in seq_of_parameters]
+        if args:
+            self._run(self._conn.executemany(_text(sql), args))
+        self._rows, self._at, self.rowcount = [], 0, -1
+        return self
+
+    def fetchone(self) -> Any:
+        if self._at >= len(self._rows):
+            return None
+        self._at += 1
+        return self._rows[self._at - 1]
+
+    def fetchall(self) -> list[Any]:
+        rows, self._at = self._rows[self._at :], len(self._rows)
+        return rows
+
+
+class PostgresStore(Store):
+    """One PostgreSQL database (or schema: ``?search_path=`` in the URL)."""
+
+    dialect = "postgresql"
+
+    def __init__(self, url: str, durability: str, writer: asyncpg.Connection, readers: asyncpg.Pool) -> None:
+        super().__init__(url, durability)
+        self.url = url
+        self._conn: asyncpg.Connection | None = writer
+        self._readers: asyncpg.Pool | None = readers
+        self._steps = ThreadPoolExecutor(1, thread_name_prefix="store-steps")
+
+    @classmethod
+    async def connect(cls, url: str, durability: str) -> PostgresStore:
+        writer = await cls._connect_writer(url, durability)
+        try:
+            readers = await asyncpg.create_pool(url, min_size=1, max_size=READERS)
+        except BaseException:
+            await writer.close()
+            raise
+        store = cls(url, durability, writer, readers)
+        try:
+            await store._migrate(writer)
+        except BaseException:
+            await store._shut()
+            raise
+        return store
+
+    @staticmethod
+    async def _connect_writer(url: str, durability: str) -> asyncpg.Connection:
+        conn: asyncpg.Connection = await asyncpg.connect(url)
+        if durability == "fast":  # the commit answers before the WAL is flushed, as SQLite's NORMAL
+            await conn.execute("SET synchronous_commit = off")
+        return conn
+
+    async def _writer_conn(self) -> asyncpg.Connection:
+        if self._conn is None:
+            raise RuntimeError("store is closed")
+        if self._conn.is_closed():  # the server restarted or dropped us: the next batch reconnects
+            log.warning("the writer's PostgreSQL connection was closed; reconnecting")
+            self._conn = await self._connect_writer(self.url, self.durability)
+        return self._conn
+
+    async def _shut(self) -> None:
+        conn, self._conn = self._conn, None
+        readers, self._readers = self._readers, None
+        try:
+            if conn is not None:
+                await conn.close()
+        finally:
+            if readers is not None:
+                await readers.close()
+            self._steps.shutdown(wait=False)
+
+    async def _in_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._steps, fn, *args)
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    async def _commit(self, writes: list[Write]) -> list[list[int | None]]:
+        conn = await self._writer_conn()
+        loop = asyncio.get_running_loop()
+        results: list[list[int | None]] = [[None] * len(statements) for statements in writes]
+        run_text: str | None = None  # the statement gathered for one executemany, and its parameters
+        run_args: list[Sequence[Any]] = []
+
+        async def flush() -> None:
+            nonlocal run_text
+            if run_text is None:
+                return
+            if len(run_args) == 1:
+                await conn.execute(run_text, *run_args[0])
+            else:
+                await conn.executemany(run_text, run_args)
+            run_text = None
+            run_args.clear()
+
+        async with conn.transaction():
+            if self.fence is not None:
+                lost = self.fence.verify(await conn.fetch(_text(self.fence.check_sql), *self.fence.check_params))
+                if lost is not None:
+                    raise lost
+            for i, statements in enumerate(writes):
+                for j, statement in enumerate(statements):
+                    if callable(statement):
+                        await flush()
+                        await self._in_thread(statement, BridgeCursor(conn, loop))
+                        continue
+                    sql, params = statement
+                    text = _text(sql)
+                    if returns_rows(text):  # RETURNING: its first column goes in the statement's slot
+                        await flush()
+                        results[i][j] = await conn.fetchval(text, *params)
+                    elif text == run_text:
+                        run_args.append(params)
+                    else:
+                        await flush()
+                        run_text = text
+                        run_args.append(params)
+            await flush()
+        return results
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    def _pool(self) -> asyncpg.Pool:
+        if self._readers is None:
+            raise RuntimeError("store is closed")
+        return self._readers
+
+    async def fetch_all(self, sql: str | SQL, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        return await self._pool().fetch(_text(sql), *params)
+
+    async def fetch_one(self, sql: str | SQL, params: Sequence[Any] = ()) -> asyncpg.Record | None:
+        return await self._pool().fetchrow(_text(sql), *params)
+
+    # -- migrations -----------------------------------------------------------------------------
+
+    async def _migrate(self, conn: asyncpg.Connection) -> None:
+        steps = _python_steps()
+        loop = asyncio.get_running_loop()
+        for number, sql in _migrations("postgresql"):
+            async with conn.transaction():
+                # One migrator at a time per schema; the others find the version moved on and skip it.
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock(hashtext('dicetavern.migrate.' || COALESCE(current_schema(), '')))"
+                )
+                await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                if number <= await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"):
+                    continue
+                log.info("applying PostgreSQL migration %04d", number)
+                if sql.strip():
+                    await conn.execute(sql)
+                if number in steps:
+                    await self._in_thread(steps[number], BridgeCursor(conn, loop))
+                await conn.execute("DELETE FROM schema_version")
+                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
