@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.jsontext import loads
 from bot.store.db import Store
+from bot.store.sql import SQL
 
 OVER = ("finished", "cancelled")  # a game whose seed is revealed: it can be replayed, exported and verified
 
@@ -92,12 +93,12 @@ async def finished_games(
 ) -> list[GameSummary]:
     """A server's finished games, newest first (``updated_at``: a finished game's row is last written as it ends)."""
     where, params = _filters(guild_id, member_id, game)
-    rows = await store.fetch_all(
-        "SELECT g.id, g.game, g.seats, g.updated_at,"
-        " (SELECT json_group_array(r.user_id) FROM results r WHERE r.game_id = g.id AND r.result = 'win') AS won"
-        f" FROM games g WHERE {where} ORDER BY g.updated_at DESC, g.id DESC LIMIT ? OFFSET ?",
-        (*params, limit, offset),
+    page = f" FROM games g WHERE {where} ORDER BY g.updated_at DESC, g.id DESC LIMIT ? OFFSET ?"
+    sql = SQL(
+        sqlite=f"SELECT g.id, g.game, g.seats, g.updated_at, ({_WINNERS.sqlite}) AS won{page}",
+        postgresql=f"SELECT g.id, g.game, g.seats, g.updated_at, ({_WINNERS.postgresql}) AS won{page}",
     )
+    rows = await store.fetch_all(sql, (*params, limit, offset))
     out = []
     for row in rows:
         seats = loads(row["seats"])
@@ -113,6 +114,13 @@ async def finished_games(
             )
         )
     return out
+
+
+_WINNERS = SQL(  # a JSON list of the game's winners' ids
+    sqlite="SELECT json_group_array(r.user_id) FROM results r WHERE r.game_id = g.id AND r.result = 'win'",
+    postgresql="SELECT COALESCE(jsonb_agg(r.user_id)::text, '[]') FROM results r"
+    " WHERE r.game_id = g.id AND r.result = 'win'",
+)
 
 
 def _fair(text: str | None, status: str) -> dict[str, Any] | None:

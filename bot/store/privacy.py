@@ -14,19 +14,46 @@ off every leaderboard) and nothing else. Everything is one transaction, written 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from bot.jsontext import dumps, loads
+from bot.store import IntegrityError
 from bot.store.db import Statement, Store
+from bot.store.repo import Row
+from bot.store.sql import SQL
 
 ANONYMOUS_BELOW = -1_000_000
 OPEN = ("lobby", "running")
 ATTEMPTS = 3  # a concurrent deletion may take the same anonymous id first: then read again and retry
 
-_SEATED = "EXISTS (SELECT 1 FROM json_each(g.seats) s WHERE json_extract(s.value, '$.id') = ?)"
+_SEATED = SQL(  # the member (one parameter) has a seat at game g
+    sqlite="EXISTS (SELECT 1 FROM json_each(g.seats) s WHERE json_extract(s.value, '$.id') = ?)",
+    postgresql="g.seats::jsonb @> jsonb_build_array(jsonb_build_object('id', ?::bigint))",
+)
+_OPEN_TABLES = SQL(
+    sqlite=f"SELECT g.id FROM games g WHERE g.status IN {OPEN} AND {_SEATED.sqlite}",
+    postgresql=f"SELECT g.id FROM games g WHERE g.status IN {OPEN} AND {_SEATED.postgresql}",
+)
+# The guard: a seat taken at an open table since the check fails the whole transaction (the status CHECK refuses
+# the value), so nothing is half done.
+_GUARD = SQL(
+    sqlite=f"UPDATE games SET status = 'seated' WHERE status IN {OPEN} AND id IN (SELECT g.id FROM games g"
+    f" WHERE g.status IN {OPEN} AND {_SEATED.sqlite})",
+    postgresql=f"UPDATE games SET status = 'seated' WHERE status IN {OPEN} AND id IN (SELECT g.id FROM games g"
+    f" WHERE g.status IN {OPEN} AND {_SEATED.postgresql})",
+)
+# Every game that names the member: seated, host, in the results, or their id elsewhere in a closed game's meta (an
+# event naming them by id at a table they left before it started). An open table's meta is also in memory, and
+# its next snapshot would write it back.
+_THEIR_GAMES = SQL(
+    sqlite=f"SELECT g.id, g.host_id, g.seats, g.state, g.meta FROM games g WHERE {_SEATED.sqlite} OR g.host_id = ?"
+    f" OR g.id IN (SELECT game_id FROM results WHERE user_id = ?) OR (g.status NOT IN {OPEN} AND instr(g.meta, ?) > 0)",
+    postgresql=f"SELECT g.id, g.host_id, g.seats, g.state, g.meta FROM games g WHERE {_SEATED.postgresql}"
+    " OR g.host_id = ? OR g.id IN (SELECT game_id FROM results WHERE user_id = ?)"
+    f" OR (g.status NOT IN {OPEN} AND strpos(g.meta, ?) > 0)",
+)
 
 
 class StillSeated(Exception):
@@ -63,7 +90,7 @@ async def opted_out(store: Store, user_id: int) -> bool:
 
 async def open_tables(store: Store, user_id: int) -> list[int]:
     """The open games (lobby or running) where ``user_id`` has a seat."""
-    rows = await store.fetch_all(f"SELECT g.id FROM games g WHERE g.status IN {OPEN} AND {_SEATED}", (user_id,))
+    rows = await store.fetch_all(_OPEN_TABLES, (user_id,))
     return [r[0] for r in rows]
 
 
@@ -81,7 +108,7 @@ async def delete_member(store: Store, user_id: int, deleted_name: Callable[[str,
         try:
             await store.write(statements)
             return done
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             # The guard (a seat taken since) or the anonymous id (another deletion took it): see which.
             if await open_tables(store, user_id):
                 raise StillSeated(await open_tables(store, user_id)) from None
@@ -93,28 +120,15 @@ async def delete_member(store: Store, user_id: int, deleted_name: Callable[[str,
 async def _plan(
     store: Store, user_id: int, deleted_name: Callable[[str, int | None], str]
 ) -> tuple[list[Statement], Deleted]:
-    games = await store.fetch_all(
-        f"SELECT g.id, g.host_id, g.seats, g.state, g.meta FROM games g WHERE {_SEATED} OR g.host_id = ?"
-        " OR g.id IN (SELECT game_id FROM results WHERE user_id = ?)"
-        # Their id elsewhere in a closed game's meta (an event naming them by id at a table they left before it
-        # started). An open table's meta is also in memory, and its next snapshot would write it back.
-        f" OR (g.status NOT IN {OPEN} AND instr(g.meta, ?) > 0)",
-        (user_id, user_id, user_id, str(user_id)),
-    )
+    games = await store.fetch_all(_THEIR_GAMES, (user_id, user_id, user_id, str(user_id)))
     counts = await store.fetch_one(
         "SELECT (SELECT COUNT(*) FROM results WHERE user_id = ?1),"
         " (SELECT COUNT(*) FROM ratings WHERE user_id = ?1) + (SELECT COUNT(*) FROM rating_history WHERE user_id = ?1)",
         (user_id,),
     )
     results, ratings = (counts[0], counts[1]) if counts else (0, 0)
-    # The guard comes first: a seat taken at an open table since the check fails the whole transaction (the
-    # status CHECK refuses the value), so nothing is half done.
     statements: list[Statement] = [
-        (
-            f"UPDATE games SET status = 'seated' WHERE status IN {OPEN} AND id IN (SELECT g.id FROM games g"
-            f" WHERE g.status IN {OPEN} AND {_SEATED})",
-            (user_id,),
-        ),
+        (_GUARD, (user_id,)),  # first: see _GUARD
         ("DELETE FROM ratings WHERE user_id = ?", (user_id,)),
         ("DELETE FROM rating_history WHERE user_id = ?", (user_id,)),
         ("DELETE FROM users WHERE user_id = ?", (user_id,)),
@@ -132,7 +146,7 @@ async def _plan(
 
 
 def _anonymise_game(
-    game: sqlite3.Row, user_id: int, anonymous: int, deleted_name: Callable[[str, int | None], str]
+    game: Row, user_id: int, anonymous: int, deleted_name: Callable[[str, int | None], str]
 ) -> Statement:
     """The games row with the member replaced: seats, host, state and meta (its log's names and ids)."""
     meta = loads(game["meta"]) if game["meta"] else {}

@@ -1,4 +1,4 @@
-"""Ratings and seasons in SQLite (issue 15): recording a finished game, the back-fill, the boards and /stats reads.
+"""Ratings and seasons in the store (issue 15): recording a finished game, the back-fill, the boards and /stats reads.
 
 A finished game's ratings are a ``Step`` (``bot.store.db``) in the same write as its results rows: it runs on the
 store's thread inside that transaction, reads the players' current ratings in the server's current season, rates
@@ -9,28 +9,49 @@ neither results nor ratings. The move path never reads any of this.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.ratings import ALL, LEVEL_IDS, LEVELS, Finish, Standing, player_id, settle
+from bot.store import IntegrityError
 from bot.store.db import Step, Store
+from bot.store.repo import Row
+from bot.store.sql import SQL, Cursor
 
 SEASON_NAME_MAX = 32
 PROVISIONAL_GAMES = 5  # fewer rated games than this: listed apart on the board, as provisional
 
-Cursor = sqlite3.Cursor | sqlite3.Connection
 Key = tuple[int, int, str, int]  # (guild, season, game, player)
 
 _COLUMNS = "mu, sigma, games, wins, neutral, streak, best_streak, best_score"
+# A row replaced whole when its key is there (neither table has another unique index, nor anything referring to it)
 _UPSERT = (
-    "INSERT OR REPLACE INTO ratings (guild_id, season, game, user_id, mu, sigma, ordinal, games, wins, neutral,"
+    "INSERT INTO ratings (guild_id, season, game, user_id, mu, sigma, ordinal, games, wins, neutral,"
     " streak, best_streak, best_score, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " ON CONFLICT (guild_id, season, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    " ordinal = excluded.ordinal, games = excluded.games, wins = excluded.wins, neutral = excluded.neutral,"
+    " streak = excluded.streak, best_streak = excluded.best_streak, best_score = excluded.best_score,"
+    " updated_at = excluded.updated_at"
 )
 _HISTORY = (
-    "INSERT OR REPLACE INTO rating_history (game_id, user_id, guild_id, season, game, mu, sigma, ordinal, at)"
-    " VALUES (?,?,?,?,?,?,?,?,?)"
+    "INSERT INTO rating_history (game_id, user_id, guild_id, season, game, mu, sigma, ordinal, at)"
+    " VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (game_id, user_id, game) DO UPDATE SET guild_id = excluded.guild_id,"
+    " season = excluded.season, mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
+    " at = excluded.at"
+)
+# Each result with its game's results in finish order, and a computer player's level from the game's seats.
+_FINISHED = SQL(
+    sqlite="SELECT r.game_id, r.guild_id, r.game, r.user_id, r.place, r.result, r.score, r.finished_at,"
+    " CASE WHEN r.is_bot THEN (SELECT json_extract(s.value, '$.level') FROM games g, json_each(g.seats) s"
+    " WHERE g.id = r.game_id AND json_extract(s.value, '$.id') = r.user_id) END,"
+    " r.is_bot"
+    " FROM results r ORDER BY r.finished_at, r.game_id",
+    postgresql="SELECT r.game_id, r.guild_id, r.game, r.user_id, r.place, r.result, r.score, r.finished_at,"
+    " CASE WHEN r.is_bot <> 0 THEN (SELECT s.value ->> 'level' FROM games g, jsonb_array_elements(g.seats::jsonb) s"
+    " WHERE g.id = r.game_id AND s.value -> 'id' = to_jsonb(r.user_id)) END,"
+    " r.is_bot"
+    " FROM results r ORDER BY r.finished_at, r.game_id",
 )
 
 
@@ -59,7 +80,7 @@ def _rows(key: Key, standing: Standing, game_id: int, at: float) -> tuple[tuple[
 def record(game_id: int, guild_id: int, game: str, finishes: Sequence[Finish], at: float) -> Step:
     """The step that rates one finished game (its own game's board and 'all'), for the write of its results."""
 
-    def step(cursor: sqlite3.Cursor) -> None:
+    def step(cursor: Cursor) -> None:
         if len(finishes) < 2:
             return
         season = current_season(cursor, guild_id)
@@ -94,20 +115,14 @@ def finishes_of(seats: Iterable[tuple[int, str | None, int, str, int]]) -> list[
     ]
 
 
-def backfill(conn: Cursor) -> None:
+def backfill(cursor: Cursor) -> None:
     """Every board from the results already stored, in finish order (migration 0008; idempotent). Each server's
     games go to its current season: when the migration runs no server has started a season yet.
 
     Held in memory and written once at the end: the same ``settle`` as the live path, without a read per game."""
-    conn.execute("DELETE FROM ratings")
-    conn.execute("DELETE FROM rating_history")
-    rows = conn.execute(
-        "SELECT r.game_id, r.guild_id, r.game, r.user_id, r.place, r.result, r.score, r.finished_at,"
-        " CASE WHEN r.is_bot THEN (SELECT json_extract(s.value, '$.level') FROM games g, json_each(g.seats) s"
-        " WHERE g.id = r.game_id AND json_extract(s.value, '$.id') = r.user_id) END,"
-        " r.is_bot"
-        " FROM results r ORDER BY r.finished_at, r.game_id"
-    ).fetchall()
+    cursor.execute("DELETE FROM ratings")
+    cursor.execute("DELETE FROM rating_history")
+    rows = cursor.execute(_FINISHED).fetchall()
     seasons: dict[int, int] = {}
     book: dict[Key, Standing] = {}
     history: list[tuple[Any, ...]] = []
@@ -120,7 +135,7 @@ def backfill(conn: Cursor) -> None:
         start = end
         game_id, guild, game, at = game_rows[0][0], game_rows[0][1], game_rows[0][2], game_rows[0][7]
         if guild not in seasons:
-            seasons[guild] = current_season(conn, guild)
+            seasons[guild] = current_season(cursor, guild)
         season = seasons[guild]
         # (a computer player's seat whose level is not found in the game's seats is left out, as an unknown level)
         finishes = finishes_of((r[3], r[8] if r[9] else None, r[4], r[5], r[6]) for r in game_rows if not r[9] or r[8])
@@ -132,8 +147,8 @@ def backfill(conn: Cursor) -> None:
                 book[key], updated[key] = standing, at
                 if player not in LEVELS:
                     history.append(_rows(key, standing, game_id, at)[1] or ())
-    conn.executemany(_UPSERT, (_rows(key, standing, 0, updated[key])[0] for key, standing in book.items()))
-    conn.executemany(_HISTORY, history)
+    cursor.executemany(_UPSERT, (_rows(key, standing, 0, updated[key])[0] for key, standing in book.items()))
+    cursor.executemany(_HISTORY, history)
 
 
 # -- seasons ----------------------------------------------------------------------------------
@@ -202,12 +217,12 @@ async def start_season(store: Store, guild_id: int, name: str, now: float) -> in
         raise SeasonRefused("season_name_taken", name=name)
     opened: list[int] = []
 
-    def step(cursor: sqlite3.Cursor) -> None:
+    def step(cursor: Cursor) -> None:
         current = current_season(cursor, guild_id)
         if current == 0:  # the first season gets its row now, from the server's first result
             cursor.execute(
-                "INSERT OR IGNORE INTO seasons (guild_id, number, name, started_at) VALUES (?, 0, NULL,"
-                " COALESCE((SELECT MIN(finished_at) FROM results WHERE guild_id = ?), ?))",
+                "INSERT INTO seasons (guild_id, number, name, started_at) VALUES (?, 0, NULL,"
+                " COALESCE((SELECT MIN(finished_at) FROM results WHERE guild_id = ?), ?)) ON CONFLICT DO NOTHING",
                 (guild_id, guild_id, now),
             )
         cursor.execute("UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND number = ?", (now, guild_id, current))
@@ -219,7 +234,7 @@ async def start_season(store: Store, guild_id: int, name: str, now: float) -> in
 
     try:
         await store.write([step])
-    except sqlite3.IntegrityError:  # the same name, started at the same moment by someone else
+    except IntegrityError:  # the same name, started at the same moment by someone else
         raise SeasonRefused("season_name_taken", name=name) from None
     return opened[-1]
 
@@ -245,7 +260,7 @@ _GLOBAL = (
 )
 
 
-def _entry(row: sqlite3.Row) -> Entry:
+def _entry(row: Row) -> Entry:
     return Entry(row["user_id"], _standing([row[c] for c in _COLUMNS.split(", ")]))
 
 

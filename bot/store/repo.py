@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from bot.jsontext import dumps, loads
 from bot.store.db import Statement, Store
+from bot.store.sql import SQL
+
+# A row of either backend (sqlite3.Row, asyncpg.Record): row[0], row["name"], row.keys(), dict(row).
+Row = Any
 
 # -- games ----------------------------------------------------------------------------------
 
 
+_INSERT_GAME = (
+    "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, seats, state, version,"
+    " message_id, meta, created_at, updated_at, fair) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+# PostgreSQL has no lastrowid: the statement returns the id, which write() puts in its slot.
+_INSERT_GAME_SQL = SQL(sqlite=_INSERT_GAME, postgresql=f"{_INSERT_GAME} RETURNING id")
+
+
 def insert_game(row: dict[str, Any]) -> Statement:
     return (
-        "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, seats, state, version,"
-        " message_id, meta, created_at, updated_at, fair) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        _INSERT_GAME_SQL,
         (
             row["guild_id"],
             row["channel_id"],
@@ -61,19 +71,29 @@ async def finished_fair(store: Store, game_id: int) -> dict[str, Any] | None:
 
 async def game_commitment(store: Store, game_id: int) -> str | None:
     """The public commitment of a game's fair dice (any status), without reading the seed out of the row."""
-    row = await store.fetch_one("SELECT json_extract(fair, '$.commitment') FROM games WHERE id = ?", (game_id,))
+    row = await store.fetch_one(_COMMITMENT, (game_id,))
     return row[0] if row else None
+
+
+_COMMITMENT = SQL(
+    sqlite="SELECT json_extract(fair, '$.commitment') FROM games WHERE id = ?",
+    postgresql="SELECT NULLIF(fair, '')::jsonb ->> 'commitment' FROM games WHERE id = ?",
+)
 
 
 async def logged_draws(store: Store, game_id: int) -> int:
     """How many draws a game's logged actions made (``bot.games.fair.count_draws`` over every dice row): where its
     stream goes on. Restore reads the snapshot's count instead; this is the fallback and the tests' check."""
-    row = await store.fetch_one(
-        "SELECT COALESCE(SUM(json_array_length(c.value, '$[2]')), 0)"
-        " FROM actions a, json_each(a.dice) c WHERE a.game_id = ? AND a.dice IS NOT NULL",
-        (game_id,),
-    )
+    row = await store.fetch_one(_DRAWS, (game_id,))
     return int(row[0]) if row else 0
+
+
+_DRAWS = SQL(
+    sqlite="SELECT COALESCE(SUM(json_array_length(c.value, '$[2]')), 0)"
+    " FROM actions a, json_each(a.dice) c WHERE a.game_id = ? AND a.dice IS NOT NULL",
+    postgresql="SELECT COALESCE(SUM(jsonb_array_length(c.value -> 2)), 0)"
+    " FROM actions a, jsonb_array_elements(a.dice::jsonb) c WHERE a.game_id = ? AND a.dice IS NOT NULL",
+)
 
 
 def update_game(game_id: int, now: float, **fields: Any) -> Statement:
@@ -118,10 +138,18 @@ def set_deadline(game_id: int, due: float | None, version: int) -> Statement:
 def set_new_game_deadline(due: float) -> Statement:
     """The deadline of the game inserted by the statement just before this one in the same write (a lobby opens
     with one transaction, one fsync, instead of two)."""
-    return "INSERT INTO deadlines (game_id, due, version) VALUES (last_insert_rowid(), ?, 0)", (due,)
+    return _NEW_GAME_DEADLINE, (due,)
 
 
-async def open_games(store: Store, owned: str | None = None) -> list[sqlite3.Row]:
+_NEW_GAME_DEADLINE = SQL(
+    sqlite="INSERT INTO deadlines (game_id, due, version) VALUES (last_insert_rowid(), ?, 0)",
+    # currval: the id this session's transaction just drew for games (the insert just before, same connection).
+    postgresql="INSERT INTO deadlines (game_id, due, version)"
+    " VALUES (currval(pg_get_serial_sequence('games', 'id')), ?, 0)",
+)
+
+
+async def open_games(store: Store, owned: str | None = None) -> list[Row]:
     """``owned``: an SQL condition on ``g.guild_id`` (``bot.tables.shards.Shards.sql``): this process's guilds."""
     return await store.fetch_all(
         "SELECT g.*, d.due, d.version AS deadline_version FROM games g LEFT JOIN deadlines d ON d.game_id = g.id"
@@ -134,7 +162,7 @@ async def open_games(store: Store, owned: str | None = None) -> list[sqlite3.Row
 _LIVE = "(SELECT MAX(m.seq) FROM actions m WHERE m.game_id = g.id)"
 
 
-async def action_tails(store: Store, owned: str | None = None) -> list[sqlite3.Row]:
+async def action_tails(store: Store, owned: str | None = None) -> list[Row]:
     """Every running game's actions from its snapshot's own (seq = games.version) on, by game and seq.
 
     The rows after the snapshot are what restore replays; the first row gives when the snapshot's move was made.
@@ -152,6 +180,24 @@ _INTERACTION_KEY = (
     "CASE WHEN CAST(CAST(a.interaction_id AS INTEGER) AS TEXT) = a.interaction_id"
     " AND CAST(a.interaction_id AS INTEGER) > 0 THEN CAST(a.interaction_id AS INTEGER) ELSE a.interaction_id END"
 )
+# The same on PostgreSQL, as jsonb (a number or a string); CASE tests in order, so no cast sees a non-number.
+_INTERACTION_KEY_PG = (
+    "CASE WHEN a.interaction_id !~ '^[1-9][0-9]{0,18}$' THEN to_jsonb(a.interaction_id)"
+    " WHEN a.interaction_id::numeric > 9223372036854775807 THEN to_jsonb(a.interaction_id)"
+    " ELSE to_jsonb(a.interaction_id::bigint) END"
+)
+_RECENT = SQL(
+    sqlite=f"SELECT g.id, (SELECT json_group_array(k) FROM (SELECT {_INTERACTION_KEY} AS k FROM actions a"
+    f" WHERE a.game_id = g.id AND a.seq > {_LIVE} - ? AND a.interaction_id <> '' ORDER BY a.seq DESC"
+    ")) FROM games g WHERE g.status IN ('lobby', 'running')",
+    postgresql=f"SELECT g.id, (SELECT COALESCE(jsonb_agg({_INTERACTION_KEY_PG} ORDER BY a.seq DESC)::text, '[]')"
+    f" FROM actions a WHERE a.game_id = g.id AND a.seq > {_LIVE} - ? AND a.interaction_id <> ''"
+    ") FROM games g WHERE g.status IN ('lobby', 'running')",
+)
+_RECENT_OF = SQL(  # only the games in a JSON list
+    sqlite=f"{_RECENT.sqlite} AND g.id IN (SELECT value FROM json_each(?))",
+    postgresql=f"{_RECENT.postgresql} AND g.id IN (SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb))",
+)
 
 
 async def recent_interactions(
@@ -160,14 +206,11 @@ async def recent_interactions(
     """The interaction ids among the last ``limit`` actions of every open game (or of those in ``game_ids``),
     newest first, as ``interaction_key`` has them. Start-up asks only for games whose snapshot predates
     ``meta.seen``."""
-    # One row per game, its ids in a JSON array built by SQLite and read by orjson: no Python loop per id.
-    only = "" if game_ids is None else " AND g.id IN (SELECT value FROM json_each(?))"
-    rows = await store.fetch_all(
-        f"SELECT g.id, (SELECT json_group_array(k) FROM (SELECT {_INTERACTION_KEY} AS k FROM actions a"
-        f" WHERE a.game_id = g.id AND a.seq > {_LIVE} - ? AND a.interaction_id <> '' ORDER BY a.seq DESC"
-        f")) FROM games g WHERE g.status IN ('lobby', 'running'){only}",
-        (limit,) if game_ids is None else (limit, dumps(sorted(game_ids))),
-    )
+    # One row per game, its ids in a JSON array built by the database and read by orjson: no Python loop per id.
+    if game_ids is None:
+        rows = await store.fetch_all(_RECENT, (limit,))
+    else:
+        rows = await store.fetch_all(_RECENT_OF, (limit, dumps(sorted(game_ids))))
     return {game_id: ids for game_id, text in rows if (ids := loads(text))}
 
 
@@ -188,7 +231,7 @@ async def last_moves(store: Store, limit: int) -> list[tuple[int, int, int]]:
     return [(game_id, seat, seq) for game_id, seat, seq in rows]
 
 
-async def actions(store: Store, game_id: int) -> list[sqlite3.Row]:
+async def actions(store: Store, game_id: int) -> list[Row]:
     return await store.fetch_all("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
 
 
@@ -208,9 +251,10 @@ def insert_result(
 ) -> Statement:
     """``result`` is ``win``, ``loss`` or ``neutral`` (``Outcome.result``)."""
     return (
-        "INSERT OR REPLACE INTO results"
-        " (game_id, guild_id, game, user_id, is_bot, place, score, won, result, finished_at)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO results (game_id, guild_id, game, user_id, is_bot, place, score, won, result, finished_at)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT (game_id, user_id) DO UPDATE SET guild_id = excluded.guild_id,"
+        " game = excluded.game, is_bot = excluded.is_bot, place = excluded.place, score = excluded.score,"
+        " won = excluded.won, result = excluded.result, finished_at = excluded.finished_at",
         (game_id, guild_id, game, user_id, int(is_bot), place, score, int(result == "win"), result, now),
     )
 
@@ -232,13 +276,30 @@ class BoardRow:
         return self.wins / decided if decided else 0.0
 
 
-_RECORD = (
-    "COUNT(*) AS games, SUM(result = 'win') AS wins, SUM(result = 'loss') AS losses,"
-    " SUM(result = 'neutral') AS neutral, MAX(score) AS best, SUM(score) AS total"
+_RECORD = SQL(
+    sqlite="COUNT(*) AS games, SUM(result = 'win') AS wins, SUM(result = 'loss') AS losses,"
+    " SUM(result = 'neutral') AS neutral, MAX(score) AS best, SUM(score) AS total",
+    postgresql="COUNT(*) AS games, COUNT(*) FILTER (WHERE result = 'win') AS wins,"
+    " COUNT(*) FILTER (WHERE result = 'loss') AS losses, COUNT(*) FILTER (WHERE result = 'neutral') AS neutral,"
+    " MAX(score) AS best, SUM(score) AS total",
+)
+# Most wins, then the best win rate among decided games (PostgreSQL's ORDER BY cannot use an alias in an expression).
+_BOARD_ORDER = SQL(
+    sqlite="wins DESC, CAST(wins AS REAL) / MAX(1, COUNT(*) - SUM(result = 'neutral')) DESC, games DESC, user_id",
+    postgresql="wins DESC, CAST(COUNT(*) FILTER (WHERE result = 'win') AS DOUBLE PRECISION)"
+    " / GREATEST(1, COUNT(*) - COUNT(*) FILTER (WHERE result = 'neutral')) DESC, games DESC, user_id",
 )
 
 
-def _board_row(user_id: int, r: sqlite3.Row) -> BoardRow:
+def _each(template: str, *parts: SQL, **common: str) -> SQL:
+    """``template`` formatted per dialect: ``{0}``, ``{1}``... with that dialect's text of ``parts``."""
+    return SQL(
+        sqlite=template.format(*(p.sqlite for p in parts), **common),
+        postgresql=template.format(*(p.postgresql for p in parts), **common),
+    )
+
+
+def _board_row(user_id: int, r: Row) -> BoardRow:
     return BoardRow(user_id, r["games"], r["wins"], r["best"], r["total"], r["losses"], r["neutral"])
 
 
@@ -248,12 +309,8 @@ async def leaderboard(store: Store, guild_id: int, game: str | None, limit: int,
     if game:
         where += " AND game = ?"
         params.append(game)
-    rows = await store.fetch_all(
-        f"SELECT user_id, {_RECORD} FROM results WHERE {where} GROUP BY user_id"
-        " ORDER BY wins DESC, CAST(wins AS REAL) / MAX(1, COUNT(*) - SUM(result = 'neutral')) DESC, games DESC,"
-        " user_id LIMIT ? OFFSET ?",
-        (*params, limit, offset),
-    )
+    sql = "SELECT user_id, {0} FROM results WHERE {where} GROUP BY user_id ORDER BY {1} LIMIT ? OFFSET ?"
+    rows = await store.fetch_all(_each(sql, _RECORD, _BOARD_ORDER, where=where), (*params, limit, offset))
     return [_board_row(r["user_id"], r) for r in rows]
 
 
@@ -269,7 +326,7 @@ async def leaderboard_size(store: Store, guild_id: int, game: str | None) -> int
 
 async def player_stats(store: Store, guild_id: int, user_id: int) -> dict[str, BoardRow]:
     rows = await store.fetch_all(
-        f"SELECT game, {_RECORD} FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game",
+        _each("SELECT game, {0} FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game", _RECORD),
         (guild_id, user_id),
     )
     return {r["game"]: _board_row(user_id, r) for r in rows}
@@ -343,13 +400,19 @@ async def guild_languages(store: Store) -> dict[int, str]:
 
 def set_game_locale(game_id: int, locale: str) -> Statement:
     """Only the table's language in its meta (the rest of the meta is the snapshot's and stays as it is)."""
-    return "UPDATE games SET meta = json_set(meta, '$.locale', ?) WHERE id = ?", (locale, game_id)
+    return _SET_LOCALE, (locale, game_id)
+
+
+_SET_LOCALE = SQL(
+    sqlite="UPDATE games SET meta = json_set(meta, '$.locale', ?) WHERE id = ?",
+    postgresql="UPDATE games SET meta = jsonb_set(meta::jsonb, '{locale}', to_jsonb(?::text))::text WHERE id = ?",
+)
 
 
 # -- turn reminders -------------------------------------------------------------------------
 
 
-async def reminders(store: Store) -> list[sqlite3.Row]:
+async def reminders(store: Store) -> list[Row]:
     """Every reminder message still in a channel, with whether its game is still open."""
     return await store.fetch_all(
         "SELECT r.game_id, r.channel_id, r.message_id, r.version, g.status IN ('lobby', 'running') AS open"
@@ -383,25 +446,32 @@ async def turn_starts(store: Store) -> dict[int, float]:
 async def games_to_compact(store: Store, before: float, limit: int, owned: str | None = None) -> list[int]:
     """Up to ``limit`` finished or cancelled games last changed before ``before`` and not compacted yet (of the
     guilds ``owned`` accepts, an SQL condition on ``guild_id``: see ``open_games``)."""
-    rows = await store.fetch_all(
-        "SELECT id FROM games INDEXED BY games_to_compact"
-        " WHERE status IN ('finished', 'cancelled') AND record IS NULL AND updated_at < ?"
-        + (f" AND {owned}" if owned else "")
-        + " ORDER BY updated_at LIMIT ?",
-        (before, limit),
+    where = "status IN ('finished', 'cancelled') AND record IS NULL AND updated_at < ?" + (
+        f" AND {owned}" if owned else ""
     )
+    # (PostgreSQL's planner finds the partial index by itself and has no INDEXED BY)
+    sql = SQL(
+        sqlite=f"SELECT id FROM games INDEXED BY games_to_compact WHERE {where} ORDER BY updated_at LIMIT ?",
+        postgresql=f"SELECT id FROM games WHERE {where} ORDER BY updated_at LIMIT ?",
+    )
+    rows = await store.fetch_all(sql, (before, limit))
     return [r[0] for r in rows]
+
+
+_COMPACT = SQL(
+    sqlite="UPDATE games SET record = (SELECT json_group_array(json_array(seq, seat, action, json(dice)))"
+    " FROM (SELECT seq, seat, action, dice FROM actions WHERE game_id = ?1 ORDER BY seq)),"
+    " meta = json_remove(meta, '$.log') WHERE id = ?1",
+    postgresql="UPDATE games SET record = (SELECT COALESCE(jsonb_agg(jsonb_build_array(seq, seat, action, dice::jsonb)"
+    " ORDER BY seq), '[]')::text FROM actions WHERE game_id = ?1),"
+    " meta = (meta::jsonb - 'log')::text WHERE id = ?1",
+)
 
 
 def compact_game(game_id: int) -> list[Statement]:
     """Keep what verifies the game (its moves with their dice, ``record``: [[seq, seat, action, dice], ...]), the
     row (options, seats, final state) and its results; drop the per-move rows and the public log."""
     return [
-        (
-            "UPDATE games SET record = (SELECT json_group_array(json_array(seq, seat, action, json(dice)))"
-            " FROM (SELECT seq, seat, action, dice FROM actions WHERE game_id = ?1 ORDER BY seq)),"
-            " meta = json_remove(meta, '$.log') WHERE id = ?1",
-            (game_id,),
-        ),
+        (_COMPACT, (game_id,)),
         ("DELETE FROM actions WHERE game_id = ?", (game_id,)),
     ]
