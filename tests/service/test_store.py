@@ -1,4 +1,5 @@
-"""The SQLite store itself: its own thread, group commit, pragmas, migrations, closing."""
+"""The store itself on both backends: group commit, failures, Steps, closing, crash and restart; then each
+backend's own settings (SQLite's thread and pragmas, PostgreSQL's migrations and durability)."""
 
 from __future__ import annotations
 
@@ -8,48 +9,118 @@ import subprocess
 import sys
 import textwrap
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from bot.store import Store
-from bot.store.db import _migrations
+from bot.store import SQL, IntegrityError, Store, database_target
+from bot.store.db import _migrations, parse_target
+from bot.store.sql import Cursor, postgres_text
+from tests.databases import postgres_schema
 
 NOTE = ("INSERT INTO users (user_id, dms_closed) VALUES (?, ?)", (7, 1))
+NO_TABLE = {"sqlite": sqlite3.OperationalError, "postgresql": asyncpg.UndefinedTableError}
 
 
 @pytest.fixture
-async def store(tmp_path):
+async def store(database):
+    store = await Store.open(database)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path):
     store = await Store.open(tmp_path / "store.sqlite3")
     yield store
     await store.close()
 
 
-async def test_the_connection_is_wal_with_a_busy_timeout_foreign_keys_and_every_migration(store):
-    assert (await store.fetch_one("PRAGMA journal_mode"))[0] == "wal"
-    assert (await store.fetch_one("PRAGMA busy_timeout"))[0] == 5000
-    assert (await store.fetch_one("PRAGMA foreign_keys"))[0] == 1
-    assert (await store.fetch_one("PRAGMA user_version"))[0] == _migrations()[-1][0]
+# -- both backends ------------------------------------------------------------------------------
 
 
-async def test_writes_arriving_together_commit_in_one_transaction_with_their_rowids(store):
+async def test_writes_arriving_together_commit_in_one_transaction_with_their_returned_values(store):
     batches = store.batches
-    writes = [store.write([(f"INSERT INTO users (user_id) VALUES ({g})", ())])
-              for g in range(1, 51)]
+    writes = [store.write([("INSERT INTO users (user_id) VALUES (?) RETURNING user_id", (g,))]) for g in range(1, 51)]
     results = await asyncio.gather(*writes)
     assert store.batches == batches + 1
     assert sorted(ids[0] for ids in results) == list(range(1, 51))
     assert (await store.fetch_one("SELECT count(*) FROM users"))[0] == 50
 
 
+async def test_a_games_row_gets_its_id_from_returning_id(store):
+    insert = (
+        "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, seats, created_at, updated_at)"
+        " VALUES (?, ?, 'mia', 'lobby', 1, '{}', '[]', 0, 0) RETURNING id"
+    )
+    first, second = await asyncio.gather(store.write([(insert, (1, 10))]), store.write([(insert, (1, 11))]))
+    assert {first[0], second[0]} == {1, 2}
+    assert [r["id"] for r in await store.fetch_all("SELECT id FROM games ORDER BY id")] == [1, 2]
+
+
 async def test_a_bad_statement_fails_only_its_own_write(store):
     good = store.write([("INSERT INTO users (user_id) VALUES (1)", ())])
-    bad = store.write([("INSERT INTO users (user_id) VALUES (2)", ()),
-                       ("INSERT INTO no_such_table VALUES (1)", ())])
+    bad = store.write([("INSERT INTO users (user_id) VALUES (2)", ()), ("INSERT INTO no_such_table VALUES (1)", ())])
     also_good = store.write([("INSERT INTO users (user_id) VALUES (3)", ())])
     results = await asyncio.gather(good, bad, also_good, return_exceptions=True)
-    assert isinstance(results[1], sqlite3.OperationalError)
+    assert isinstance(results[1], NO_TABLE[store.dialect])
     assert not isinstance(results[0], Exception) and not isinstance(results[2], Exception)
     rows = await store.fetch_all("SELECT user_id FROM users ORDER BY user_id")
     assert [r["user_id"] for r in rows] == [1, 3]  # the bad write's first statement was rolled back
+
+
+async def test_statements_of_the_same_text_in_a_row_all_land_in_order(store):
+    upsert = (
+        "INSERT INTO users (user_id, dms_closed) VALUES (?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed"
+    )
+    writes = [store.write([(upsert, (u % 5, u)) for u in range(20)]), store.write([(upsert, (0, 99))])]
+    await asyncio.gather(*writes)
+    rows = await store.fetch_all("SELECT user_id, dms_closed FROM users ORDER BY user_id")
+    assert [tuple(r) for r in rows] == [(0, 99), (1, 16), (2, 17), (3, 18), (4, 19)]
+
+
+async def test_a_unique_key_taken_raises_the_shared_integrity_error(store):
+    await store.write([NOTE])
+    with pytest.raises(IntegrityError):
+        await store.write([NOTE])
+
+
+async def test_a_step_reads_its_own_write_and_commits_with_its_batch(store):
+    seen: list[object] = []
+
+    def step(cursor: Cursor) -> None:
+        seen.append(cursor.dialect)
+        seen.append(cursor.execute("SELECT dms_closed FROM users WHERE user_id = ?", (7,)).fetchone()[0])
+        cursor.execute("UPDATE users SET dms_closed = 0 WHERE user_id >= ?", (0,))
+        seen.append(cursor.rowcount)
+        cursor.executemany("INSERT INTO users (user_id) VALUES (?)", [(8,), (9,)])
+        seen.append([tuple(r) for r in cursor.execute("SELECT user_id FROM users ORDER BY user_id").fetchall()])
+
+    assert await store.write([NOTE, step]) == ([7, None] if store.dialect == "sqlite" else [None, None])
+    assert seen == [store.dialect, 1, 1, [(7,), (8,), (9,)]]
+    rows = await store.fetch_all("SELECT user_id, dms_closed FROM users ORDER BY user_id")
+    assert [tuple(r) for r in rows] == [(7, 0), (8, 0), (9, 0)]
+
+
+async def test_a_failing_step_rolls_back_its_write_and_only_its_write(store):
+    def step(cursor: Cursor) -> None:
+        cursor.execute("INSERT INTO users (user_id) VALUES (8)")
+        raise ValueError("no")
+
+    failing = store.write([NOTE, step])
+    fine = store.write([("INSERT INTO users (user_id) VALUES (9)", ())])
+    results = await asyncio.gather(failing, fine, return_exceptions=True)
+    assert isinstance(results[0], ValueError) and not isinstance(results[1], Exception)
+    assert [r[0] for r in await store.fetch_all("SELECT user_id FROM users")] == [9]
+
+
+async def test_sql_pairs_and_question_marks_in_literals(store):
+    assert (await store.fetch_one(SQL(sqlite="SELECT 'a'", postgresql="SELECT 'b'")))[0] == (
+        "a" if store.dialect == "sqlite" else "b"
+    )
+    row = await store.fetch_one("SELECT '?' AS q, CAST(?2 AS INTEGER) AS two, CAST(?1 AS INTEGER) AS one", (1, 2))
+    assert (row["q"], row["two"], row["one"]) == ("?", 2, 1)
+    assert list(row.keys()) == ["q", "two", "one"] and dict(row) == {"q": "?", "two": 2, "one": 1}
 
 
 async def test_a_cancelled_read_leaves_the_store_working(store):
@@ -62,16 +133,15 @@ async def test_a_cancelled_read_leaves_the_store_working(store):
     assert [tuple(r) for r in await store.fetch_all("SELECT user_id, dms_closed FROM users")] == [(7, 1)]
 
 
-async def test_a_bad_read_raises_sqlites_error(store):
-    with pytest.raises(sqlite3.OperationalError):
+async def test_a_bad_read_raises_the_backends_error(store):
+    with pytest.raises(NO_TABLE[store.dialect]):
         await store.fetch_one("SELECT * FROM no_such_table")
     assert await store.fetch_one("SELECT * FROM users") is None
 
 
-async def test_close_lands_every_acknowledged_write_and_then_refuses(tmp_path):
-    path = tmp_path / "store.sqlite3"
-    store = await Store.open(path)
-    pending = asyncio.ensure_future(store.write([NOTE]))
+async def test_close_lands_every_acknowledged_write_and_then_refuses(database):
+    store = await Store.open(database)
+    pending = asyncio.ensure_future(store.write([("INSERT INTO users (user_id) VALUES (7) RETURNING user_id", ())]))
     await asyncio.sleep(0)
     await store.close()
     assert pending.done() and pending.result() == [7]
@@ -79,11 +149,82 @@ async def test_close_lands_every_acknowledged_write_and_then_refuses(tmp_path):
         await store.write([NOTE])
     with pytest.raises(RuntimeError):
         await store.fetch_one("SELECT 1")
-    reopened = await Store.open(path)
+    reopened = await Store.open(database)
     try:
         assert (await reopened.fetch_one("SELECT count(*) FROM users"))[0] == 1
     finally:
         await reopened.close()
+
+
+def test_a_crash_keeps_every_acknowledged_write(database):
+    script = textwrap.dedent(
+        f"""
+        import asyncio, os
+        from bot.store import Store
+
+        async def main():
+            store = await Store.open({database!r})
+            writes = [store.write([("INSERT INTO users (user_id) VALUES (?)", (u,))]) for u in range(1, 41)]
+            await asyncio.gather(*writes)
+            print("acknowledged", flush=True)
+            os._exit(0)  # no close, no cleanup: as if killed
+
+        asyncio.run(main())
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "acknowledged", done.stderr
+
+    async def count() -> int:
+        store = await Store.open(database)
+        try:
+            return (await store.fetch_one("SELECT count(*) FROM users"))[0]
+        finally:
+            await store.close()
+
+    assert asyncio.run(count()) == 40
+
+
+# -- targets ------------------------------------------------------------------------------------
+
+
+def test_targets_name_their_backend(monkeypatch):
+    assert parse_target("data/x.sqlite3") == ("sqlite", "data/x.sqlite3")
+    assert parse_target("sqlite:data/x.sqlite3") == ("sqlite", "data/x.sqlite3")
+    assert parse_target("sqlite:///abs/x.sqlite3") == ("sqlite", "/abs/x.sqlite3")
+    assert parse_target("postgres://h/db") == ("postgresql", "postgres://h/db")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    assert database_target() == "data/dicetavern.sqlite3"
+    monkeypatch.setenv("DATABASE_PATH", "/var/db.sqlite3")
+    assert database_target() == "/var/db.sqlite3"
+    monkeypatch.setenv("DATABASE_URL", "postgresql://h/db")
+    assert database_target() == "postgresql://h/db"
+
+
+def test_placeholders_become_numbered_outside_quotes_and_comments():
+    sql = "SELECT '?', \"a?\", x FROM t WHERE a = ? AND b = ?3 AND c = ? -- ?\n AND d = 'it''s ?' AND e = ?"
+    assert postgres_text(sql) == (
+        "SELECT '?', \"a?\", x FROM t WHERE a = $1 AND b = $3 AND c = $4 -- ?\n AND d = 'it''s ?' AND e = $5"
+    )
+
+
+# -- SQLite ---------------------------------------------------------------------------------------
+
+
+async def test_the_connection_is_wal_with_a_busy_timeout_foreign_keys_and_every_migration(sqlite_store):
+    store = sqlite_store
+    assert (await store.fetch_one("PRAGMA journal_mode"))[0] == "wal"
+    assert (await store.fetch_one("PRAGMA busy_timeout"))[0] == 5000
+    assert (await store.fetch_one("PRAGMA foreign_keys"))[0] == 1
+    assert (await store.fetch_one("PRAGMA user_version"))[0] == _migrations()[-1][0]
+
+
+async def test_sqlite_returns_each_statements_rowid(sqlite_store):
+    results = await asyncio.gather(
+        *(sqlite_store.write([(f"INSERT INTO users (user_id) VALUES ({g})", ())]) for g in (5, 6))
+    )
+    assert results == [[5], [6]]
 
 
 def test_the_store_needs_no_aiosqlite_and_an_unclosed_store_does_not_keep_the_process_alive(tmp_path):
@@ -121,3 +262,52 @@ async def test_durability_is_full_by_default_and_fast_relaxes_it(tmp_path, monke
     monkeypatch.setenv("DICETAVERN_DURABILITY", "sometimes")
     with pytest.raises(ValueError, match="DICETAVERN_DURABILITY"):
         await Store.open(tmp_path / "d.sqlite3")
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def postgres():
+    async for url in postgres_schema():
+        yield url
+
+
+@pytest.mark.postgres
+async def test_postgres_batches_are_one_transaction(postgres):
+    store = await Store.open(postgres)
+    try:
+        xmin = "INSERT INTO users (user_id) VALUES (?) RETURNING xmin::text::bigint"
+        results = await asyncio.gather(*(store.write([(xmin, (u,))]) for u in range(1, 31)))
+        assert len({ids[0] for ids in results}) == 1  # every row written by the same transaction
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_postgres_migrations_run_once_when_processes_start_together(postgres):
+    stores = await asyncio.gather(Store.open(postgres), Store.open(postgres))
+    try:
+        assert [s.dialect for s in stores] == ["postgresql", "postgresql"]
+        rows = await stores[0].fetch_all("SELECT version FROM schema_version")
+        assert [r["version"] for r in rows] == [_migrations("postgresql")[-1][0]]
+    finally:
+        for store in stores:
+            await store.close()
+
+
+@pytest.mark.postgres
+async def test_postgres_fast_durability_turns_synchronous_commit_off_for_the_writer(postgres, monkeypatch):
+    seen: list[tuple[str, str]] = []
+
+    def show(cursor: Cursor) -> None:
+        seen.append((store.durability, cursor.execute("SHOW synchronous_commit").fetchone()[0]))
+
+    for durability in ("full", "fast"):
+        monkeypatch.setenv("DICETAVERN_DURABILITY", durability)
+        store = await Store.open(postgres)
+        try:
+            await store.write([show])
+        finally:
+            await store.close()
+    assert seen == [("full", "on"), ("fast", "off")]
