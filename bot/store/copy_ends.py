@@ -1,0 +1,273 @@
+"""The two ends of ``dicetavern migrate`` (bot/store/copy.py): raw connections that read a schema, stream a table's
+rows, and write them in one transaction, for SQLite and for PostgreSQL.
+
+They work beside ``Store`` rather than through it: a copy wants one long transaction, streamed reads and PostgreSQL's
+COPY, none of which the bot's group-committing store offers (or should).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol
+
+import asyncpg  # type: ignore[import-untyped]
+
+Types = dict[str, dict[str, str]]  # table -> column -> declared type, in the schema's order
+
+LEASES = "leases"
+
+
+def parse_target(target: str) -> tuple[str, str]:
+    """``("sqlite", path)`` for ``sqlite:PATH`` or a bare path, ``("postgresql", url)`` for a postgresql:// or
+    postgres:// URL; ValueError for any other URL."""
+    if target.startswith(("postgresql://", "postgres://")):
+        return "postgresql", target
+    if target.startswith("sqlite:"):
+        path = target[len("sqlite:") :]
+        if path.startswith("//"):  # sqlite:///abs/path, as SQLAlchemy writes it
+            path = path[2:]
+        return "sqlite", path
+    if "://" in target or not target:
+        raise ValueError(target)
+    return "sqlite", target
+
+
+def kind_of(declared: str) -> str:
+    """A declared column type's kind: ``int``, ``float``, ``text`` or ``other`` (SQLite's affinity rules, which
+    read PostgreSQL's type names the same way)."""
+    upper = declared.upper()
+    if "INT" in upper:
+        return "int"
+    if any(word in upper for word in ("CHAR", "CLOB", "TEXT")):
+        return "text"
+    if any(word in upper for word in ("REAL", "FLOA", "DOUB", "NUMERIC", "DECIMAL")):
+        return "float"
+    return "other"
+
+
+def _to_int(value: Any) -> Any:
+    if value is None or type(value) is int:
+        return value
+    if isinstance(value, float) and not value.is_integer():
+        raise ValueError(f"{value!r} is not an integer")
+    return int(value)
+
+
+def _to_float(value: Any) -> Any:
+    return value if value is None else float(value)
+
+
+def _to_text(value: Any) -> Any:
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+def converter(kind: str) -> Callable[[Any], Any]:
+    return {"int": _to_int, "float": _to_float, "text": _to_text}.get(kind, lambda value: value)
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+class End(Protocol):
+    """One database, opened for the copy: read as a source, or written as the target."""
+
+    async def tables(self) -> Types: ...
+    async def references(self) -> dict[str, set[str]]: ...
+    async def live_leases(self, now: float) -> list[tuple[int, str]]: ...
+    async def begin_read(self) -> None: ...
+    def rows(self, table: str, columns: list[str], batch: int) -> AsyncIterator[list[tuple[Any, ...]]]: ...
+    async def begin_write(self) -> None: ...
+    async def count(self, table: str) -> int: ...
+    async def clear(self, table: str) -> None: ...
+    async def insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None: ...
+    async def reset_identities(self) -> None: ...
+    async def commit(self) -> None: ...
+    async def rollback(self) -> None: ...
+    async def close(self) -> None: ...
+
+
+async def open_end(dialect: str, where: str) -> End:
+    if dialect == "postgresql":
+        return PostgresEnd(await asyncpg.connect(where))
+    return await SQLiteEnd.open(where)
+
+
+def _live(rows: list[dict[str, Any]], now: float) -> list[tuple[int, str]]:
+    """The leases among ``rows`` that have not expired: (shard, owner)."""
+    return [(int(row["shard"]), str(row["owner"])) for row in rows if row.get("expires_at") and row["expires_at"] > now]
+
+
+class SQLiteEnd:
+    """The standard library's sqlite3, its calls run in worker threads (one at a time) so the loop stays free."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    @classmethod
+    async def open(cls, path: str) -> SQLiteEnd:
+        conn = await asyncio.to_thread(sqlite3.connect, path, isolation_level=None, check_same_thread=False)
+        return cls(conn)
+
+    async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        return await asyncio.to_thread(lambda: self._conn.execute(sql, params).fetchall())
+
+    async def tables(self) -> Types:
+        names = await self._all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+            " ORDER BY rowid"
+        )
+        found: Types = {}
+        for (name,) in names:
+            found[name] = {row[1]: row[2] for row in await self._all(f"PRAGMA table_info({_quote(name)})")}
+        return found
+
+    async def references(self) -> dict[str, set[str]]:
+        return {
+            name: {row[2] for row in await self._all(f"PRAGMA foreign_key_list({_quote(name)})")}
+            for name in await self.tables()
+        }
+
+    async def live_leases(self, now: float) -> list[tuple[int, str]]:
+        if LEASES not in await self.tables():
+            return []
+        cursor = await asyncio.to_thread(self._conn.execute, f"SELECT * FROM {LEASES}")
+        keys = [d[0] for d in cursor.description]
+        return _live([dict(zip(keys, row, strict=True)) for row in await asyncio.to_thread(cursor.fetchall)], now)
+
+    async def begin_read(self) -> None:
+        await asyncio.to_thread(self._conn.execute, "BEGIN")
+
+    async def rows(self, table: str, columns: list[str], batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+        cursor = await asyncio.to_thread(
+            self._conn.execute, f"SELECT {', '.join(map(_quote, columns))} FROM {_quote(table)}"
+        )
+        while rows := await asyncio.to_thread(cursor.fetchmany, batch):
+            yield rows
+
+    async def begin_write(self) -> None:
+        await asyncio.to_thread(self._conn.execute, "BEGIN IMMEDIATE")
+
+    async def count(self, table: str) -> int:
+        return int((await self._all(f"SELECT COUNT(*) FROM {_quote(table)}"))[0][0])
+
+    async def clear(self, table: str) -> None:
+        await asyncio.to_thread(self._conn.execute, f"DELETE FROM {_quote(table)}")
+
+    async def insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+        marks = ", ".join("?" for _ in columns)
+        sql = f"INSERT INTO {_quote(table)} ({', '.join(map(_quote, columns))}) VALUES ({marks})"
+        await asyncio.to_thread(self._conn.executemany, sql, rows)
+
+    async def reset_identities(self) -> None:
+        pass  # an INTEGER PRIMARY KEY continues after the largest id by itself
+
+    async def commit(self) -> None:
+        await asyncio.to_thread(self._conn.execute, "COMMIT")
+
+    async def rollback(self) -> None:
+        if self._conn.in_transaction:
+            await asyncio.to_thread(self._conn.execute, "ROLLBACK")
+
+    async def close(self) -> None:
+        await self.rollback()  # a source's read snapshot
+        await asyncio.to_thread(self._conn.close)
+
+
+class PostgresEnd:
+    """One asyncpg connection; the schema is the connection's current one (a URL's ``?search_path=`` chooses it)."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+        self._transaction: Any = None
+
+    async def tables(self) -> Types:
+        rows = await self._conn.fetch(
+            """SELECT c.table_name, c.column_name, c.data_type
+                 FROM information_schema.columns c
+                 JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+                WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+                ORDER BY c.table_name, c.ordinal_position"""
+        )
+        found: Types = {}
+        for table, column, declared in rows:
+            found.setdefault(table, {})[column] = declared
+        return found
+
+    async def references(self) -> dict[str, set[str]]:
+        rows = await self._conn.fetch(
+            """SELECT child.relname, parent.relname
+                 FROM pg_constraint c
+                 JOIN pg_class child ON child.oid = c.conrelid
+                 JOIN pg_class parent ON parent.oid = c.confrelid
+                WHERE c.contype = 'f' AND child.relnamespace = current_schema()::regnamespace"""
+        )
+        found: dict[str, set[str]] = {}
+        for child, parent in rows:
+            found.setdefault(child, set()).add(parent)
+        return found
+
+    async def live_leases(self, now: float) -> list[tuple[int, str]]:
+        if LEASES not in await self.tables():
+            return []
+        return _live([dict(row) for row in await self._conn.fetch(f"SELECT * FROM {LEASES}")], now)
+
+    async def begin_read(self) -> None:
+        self._transaction = self._conn.transaction(isolation="repeatable_read", readonly=True)
+        await self._transaction.start()
+
+    async def rows(self, table: str, columns: list[str], batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+        sql = f"SELECT {', '.join(map(_quote, columns))} FROM {_quote(table)}"
+        if self._transaction is None:  # a cursor needs a transaction; reads outside one get their own
+            async with self._conn.transaction(isolation="repeatable_read", readonly=True):
+                async for rows in self._fetch(sql, batch):
+                    yield rows
+        else:
+            async for rows in self._fetch(sql, batch):
+                yield rows
+
+    async def _fetch(self, sql: str, batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+        cursor = await self._conn.cursor(sql)
+        while records := await cursor.fetch(batch):
+            yield [tuple(record) for record in records]
+
+    async def begin_write(self) -> None:
+        self._transaction = self._conn.transaction()
+        await self._transaction.start()
+
+    async def count(self, table: str) -> int:
+        return int(await self._conn.fetchval(f"SELECT COUNT(*) FROM {_quote(table)}"))
+
+    async def clear(self, table: str) -> None:
+        await self._conn.execute(f"DELETE FROM {_quote(table)}")
+
+    async def insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+        await self._conn.copy_records_to_table(table, records=rows, columns=columns)
+
+    async def reset_identities(self) -> None:
+        """Every identity (or serial) column's sequence continues after the largest id copied."""
+        rows = await self._conn.fetch(
+            """SELECT table_name, column_name, pg_get_serial_sequence(quote_ident(table_name), column_name)
+                 FROM information_schema.columns
+                WHERE table_schema = current_schema() AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')"""
+        )
+        for table, column, sequence in rows:
+            if sequence is None:
+                continue
+            top = await self._conn.fetchval(f"SELECT MAX({_quote(column)}) FROM {_quote(table)}")
+            await self._conn.execute("SELECT setval($1, $2, $3)", sequence, top or 1, top is not None)
+
+    async def commit(self) -> None:
+        transaction, self._transaction = self._transaction, None
+        await transaction.commit()
+
+    async def rollback(self) -> None:
+        transaction, self._transaction = self._transaction, None
+        if transaction is not None:
+            await transaction.rollback()
+
+    async def close(self) -> None:
+        await self.rollback()
+        await self._conn.close()
