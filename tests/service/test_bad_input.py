@@ -29,8 +29,9 @@ from tests.service.test_tables import (
 
 
 @pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "tavern.sqlite3")
+def db(database):
+    """A store target on each backend (SQLite file, PostgreSQL schema)."""
+    return database
 
 
 FORGED = ["bid:²:5", "roll:²", "hold:①", "claim:٣", "play:" + "9" * 5000, "", ":", "::", "roll:" + "x" * 3000]

@@ -41,14 +41,17 @@ async def close_service(service: TableService) -> None:
 
 
 @pytest.fixture
-def db(tmp_path) -> str:
-    return str(tmp_path / "tavern.sqlite3")
+def db(database) -> str:
+    """A store target on each backend (SQLite file, PostgreSQL schema)."""
+    return database
 
 
 # -- the store -------------------------------------------------------------------------------
 
 
-async def test_a_database_from_before_languages_upgrades_and_keeps_its_users(db):
+async def test_a_database_from_before_languages_upgrades_and_keeps_its_users(tmp_path):
+    # SQLite only: a SQLite file from before 0007 (a PostgreSQL database starts at the whole schema, 0008).
+    db = str(tmp_path / "tavern.sqlite3")
     conn = sqlite3.connect(db)
     for number, sql in _migrations():
         if number < 7:

@@ -27,8 +27,9 @@ async def stored(service):
 
 
 @pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "tavern.sqlite3")
+def db(database):
+    """A store target on each backend (SQLite file, PostgreSQL schema)."""
+    return database
 
 
 def refused(code):

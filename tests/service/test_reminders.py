@@ -26,8 +26,9 @@ class Recorder:
 
 
 @pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "tavern.sqlite3")
+def db(database):
+    """A store target on each backend (SQLite file, PostgreSQL schema)."""
+    return database
 
 
 async def open_service(db: str, dice: Any, clock: Clock, presenter: Any = None) -> TableService:

@@ -1,4 +1,4 @@
-"""The table service and the store on a real SQLite file."""
+"""The table service and the store on each backend (a SQLite file, a PostgreSQL schema)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ class Clock:
 
 
 @pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "tavern.sqlite3")
+def db(database):
+    """A store target on each backend (SQLite file, PostgreSQL schema)."""
+    return database
 
 
 async def open_service(db, dice, clock=None):
