@@ -172,7 +172,7 @@ class Leases:
                     continue
                 if mine:
                     left = expires - now
-                    blockers.append(f"shard {shard} is held by {owner} (host {host}, pid {pid}) for {left:.0f} s")
+                    blockers.append(f"shard {shard} is held by {owner} (host {host}, pid {pid}) for {left:.1f} s more")
                 elif count != self.shard_count:  # two shard counts at once would split a guild's games
                     blockers.append(f"shard {shard} of {count} is held by {owner}; we run {self.shard_count} shards")
             if blockers:
