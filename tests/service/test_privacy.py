@@ -11,7 +11,7 @@ import pytest
 
 from bot.games.fair import FairDice
 from bot.replay import export_of, replay
-from bot.store import Store, history, privacy, repo
+from bot.store import SQL, Store, history, privacy, repo
 from bot.tables import Seat, TableService
 from bot.verify import verify_export
 from cogs.privacy import deleted_name
@@ -56,10 +56,16 @@ async def rows(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[tup
     return [tuple(r) for r in await store.fetch_all(sql, params)]
 
 
+TABLES = SQL(
+    sqlite="SELECT name FROM sqlite_master WHERE type = 'table'",
+    postgresql="SELECT tablename FROM pg_tables WHERE schemaname = current_schema()",
+)
+
+
 async def everything(store: Store) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table."""
-    tables = [r[0] for r in await store.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    return {name: await rows(store, f'SELECT * FROM "{name}"') for name in tables}
+    """Every row of every table (in one order on both backends: PostgreSQL keeps no key order)."""
+    tables = [r[0] for r in await store.fetch_all(TABLES)]
+    return {name: sorted(await rows(store, f'SELECT * FROM "{name}"'), key=repr) for name in tables}
 
 
 async def add_member_data(store: Store) -> None:
@@ -94,8 +100,8 @@ def mentions(found: dict[str, list[tuple[Any, ...]]], *needles: str) -> list[str
     ]
 
 
-async def test_deleting_a_member_leaves_no_trace_and_the_others_and_the_games_as_they_were(tmp_path):
-    service = await open_service(str(tmp_path / "tavern.db"))
+async def test_deleting_a_member_leaves_no_trace_and_the_others_and_the_games_as_they_were(database):
+    service = await open_service(database)
     store = service.store
     try:
         games = [await play(service, game, seed) for seed, game in enumerate(OPTIONS)]
@@ -155,8 +161,8 @@ def before_seat(before: dict[str, list[tuple[Any, ...]]], game_id: int) -> dict[
     return dict(seats[0])
 
 
-async def test_two_deleted_members_get_their_own_ids_and_names_at_one_table(tmp_path):
-    service = await open_service(str(tmp_path / "tavern.db"))
+async def test_two_deleted_members_get_their_own_ids_and_names_at_one_table(database):
+    service = await open_service(database)
     store = service.store
     try:
         game_id = await play(service, "pig", 1)
@@ -178,8 +184,8 @@ async def test_two_deleted_members_get_their_own_ids_and_names_at_one_table(tmp_
         await close(service)
 
 
-async def test_a_member_at_an_open_table_is_refused_and_nothing_changes(tmp_path):
-    service = await open_service(str(tmp_path / "tavern.db"))
+async def test_a_member_at_an_open_table_is_refused_and_nothing_changes(database):
+    service = await open_service(database)
     store = service.store
     try:
         await play(service, "pig", 2)
@@ -199,9 +205,9 @@ async def test_a_member_at_an_open_table_is_refused_and_nothing_changes(tmp_path
         await close(service)
 
 
-async def test_the_guard_refuses_a_seat_taken_between_the_check_and_the_write(tmp_path, monkeypatch):
+async def test_the_guard_refuses_a_seat_taken_between_the_check_and_the_write(database, monkeypatch):
     """The check and the transaction are apart: a join committed in between fails the whole transaction."""
-    service = await open_service(str(tmp_path / "tavern.db"))
+    service = await open_service(database)
     store = service.store
     try:
         await play(service, "pig", 3)
@@ -229,8 +235,8 @@ async def test_the_guard_refuses_a_seat_taken_between_the_check_and_the_write(tm
         await close(service)
 
 
-async def test_a_member_with_nothing_shared_loses_only_their_settings(tmp_path):
-    store = await Store.open(tmp_path / "tavern.db")
+async def test_a_member_with_nothing_shared_loses_only_their_settings(database):
+    store = await Store.open(database)
     try:
         await store.write([repo.set_user_language(ZEPH.id, "cy"), privacy.set_opted_out(ZEPH.id, True)])
         done = await privacy.delete_member(store, ZEPH.id, deleted_name)
@@ -242,8 +248,8 @@ async def test_a_member_with_nothing_shared_loses_only_their_settings(tmp_path):
         await store.close()
 
 
-async def test_opting_out_and_back_in(tmp_path):
-    store = await Store.open(tmp_path / "tavern.db")
+async def test_opting_out_and_back_in(database):
+    store = await Store.open(database)
     try:
         assert not await privacy.opted_out(store, ZEPH.id)
         await store.write([repo.set_user_language(ZEPH.id, "el"), privacy.set_opted_out(ZEPH.id, True)])
@@ -256,10 +262,10 @@ async def test_opting_out_and_back_in(tmp_path):
         await store.close()
 
 
-async def test_an_event_naming_them_by_id_at_a_table_they_left_is_anonymised(tmp_path):
+async def test_an_event_naming_them_by_id_at_a_table_they_left_is_anonymised(database):
     """A lobby they left before it started holds no seat of theirs; an event there that names them beside their
     id (as ``{"name", "id"}``) is anonymised all the same, the other events stay."""
-    service = await open_service(str(tmp_path / "tavern.db"))
+    service = await open_service(database)
     store = service.store
     try:
         lobby = await service.create(GUILD, OTHER, BRAM, "pig", {"target": 20})
