@@ -138,7 +138,8 @@ class Leases:
     # -- taking, keeping, giving back ----------------------------------------------------------
 
     async def acquire(self) -> None:
-        """Take every shard's lease at once, waiting (and saying who holds them) while any is held."""
+        """Take every shard's lease at once, waiting (and saying who holds them) while any is held. Call it before
+        ``store.fence = leases``: a store fenced by lost leases writes no more, this included."""
         said: list[str] = []
         while True:
             blockers = await self.try_acquire()
@@ -234,7 +235,9 @@ class Leases:
             try:
                 await self.renew()
             except LeaseLost as lost:
-                log.error("%s; the leases are no longer renewed", lost)
+                # A fenced store has said so at ERROR already (once); an unfenced one has not.
+                level = logging.WARNING if self.store.fence is self else logging.ERROR
+                log.log(level, "%s; the leases are no longer renewed", lost)
                 return
             except Exception as exc:  # noqa: BLE001 - the database may come back before the expiry
                 log.warning("could not renew the leases: %s", exc)

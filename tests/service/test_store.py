@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
@@ -311,3 +312,29 @@ async def test_postgres_fast_durability_turns_synchronous_commit_off_for_the_wri
         finally:
             await store.close()
     assert seen == [("full", "on"), ("fast", "off")]
+
+
+@pytest.mark.postgres
+async def test_postgres_steps_run_off_the_loop_and_reads_do_not_wait_behind_the_writer(postgres):
+    store = await Store.open(postgres)
+    gate = threading.Event()
+    threads: list[int] = []
+
+    def step(cursor: Cursor) -> None:
+        threads.append(threading.get_ident())
+        cursor.execute("INSERT INTO users (user_id) VALUES (1)")
+        gate.wait(30)  # holds the writer's transaction open
+
+    try:
+        writing = asyncio.ensure_future(store.write([step]))
+        while not threads:
+            await asyncio.sleep(0.01)
+        # The loop runs and the read pool answers while the Step's transaction is open (and unseen).
+        assert (await asyncio.wait_for(store.fetch_one("SELECT count(*) FROM users"), 30))[0] == 0
+        gate.set()
+        await writing
+        assert threads != [threading.get_ident()]
+        assert (await store.fetch_one("SELECT count(*) FROM users"))[0] == 1
+    finally:
+        gate.set()
+        await store.close()
