@@ -338,3 +338,16 @@ async def test_postgres_steps_run_off_the_loop_and_reads_do_not_wait_behind_the_
     finally:
         gate.set()
         await store.close()
+
+
+@pytest.mark.postgres
+async def test_postgres_writer_reconnects_after_its_connection_is_dropped(postgres):
+    store = await Store.open(postgres)
+    pids: list[int] = []
+    try:
+        await store.write([lambda cursor: pids.append(cursor.execute("SELECT pg_backend_pid()").fetchone()[0])])
+        assert (await store.fetch_one("SELECT pg_terminate_backend(?)", pids))[0] is True
+        await store.write([NOTE])  # the failed batch's retry runs on a fresh connection
+        assert [tuple(r) for r in await store.fetch_all("SELECT user_id, dms_closed FROM users")] == [(7, 1)]
+    finally:
+        await store.close()
