@@ -8,6 +8,7 @@ import sqlite3
 from importlib import resources
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot import ratings as rating_math
@@ -103,12 +104,13 @@ async def rows(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[tup
     return [tuple(r) for r in await store.fetch_all(sql, params)]
 
 
+NO_SUCH_TABLE = (sqlite3.OperationalError, asyncpg.UndefinedTableError)
 RATINGS = "SELECT * FROM ratings ORDER BY guild_id, season, game, user_id"
 HISTORY = "SELECT * FROM rating_history ORDER BY game_id, user_id, game"
 
 
-async def test_a_finished_game_is_rated_with_its_results(tmp_path):
-    service = await open_service(str(tmp_path / "t.db"))
+async def test_a_finished_game_is_rated_with_its_results(database):
+    service = await open_service(database)
     store = service.store
     try:
         game_id = await play(service, 1, [ALICE, BOB, Seat(-1, "Robo", "hard")], seed=1)
@@ -129,8 +131,8 @@ async def test_a_finished_game_is_rated_with_its_results(tmp_path):
         await close(service)
 
 
-async def test_a_failed_batch_leaves_neither_results_nor_ratings(tmp_path):
-    store = await Store.open(tmp_path / "t.db")
+async def test_a_failed_batch_leaves_neither_results_nor_ratings(database):
+    store = await Store.open(database)
     try:
         game = {"guild_id": GUILD, "channel_id": 1, "game": "pig", "status": "finished", "host_id": ALICE.id}
         await store.write([repo.insert_game({**game, "options": {}, "seats": [], "now": 5.0})])
@@ -141,7 +143,7 @@ async def test_a_failed_batch_leaves_neither_results_nor_ratings(tmp_path):
             ratings.record(1, GUILD, "pig", finishes, 5.0),
             ("INSERT INTO no_such_table VALUES (1)", ()),  # the crash after the ratings, before the commit
         ]
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises(NO_SUCH_TABLE):
             await store.write(write)
         assert await rows(store, "SELECT * FROM results") == []
         assert await rows(store, RATINGS) == [] and await rows(store, HISTORY) == []
@@ -151,8 +153,8 @@ async def test_a_failed_batch_leaves_neither_results_nor_ratings(tmp_path):
         await store.close()
 
 
-async def test_a_rating_that_fails_keeps_the_game_running_and_records_nothing(tmp_path, monkeypatch):
-    service = await open_service(str(tmp_path / "t.db"))
+async def test_a_rating_that_fails_keeps_the_game_running_and_records_nothing(database, monkeypatch):
+    service = await open_service(database)
     store = service.store
 
     def broken(book: Any, finishes: Any) -> Any:
@@ -175,8 +177,8 @@ async def test_a_rating_that_fails_keeps_the_game_running_and_records_nothing(tm
         await close(service)
 
 
-async def test_games_finishing_at_once_both_move_the_shared_computer_rating(tmp_path):
-    service = await open_service(str(tmp_path / "t.db"))
+async def test_games_finishing_at_once_both_move_the_shared_computer_rating(database):
+    service = await open_service(database)
     try:
         import asyncio
 
@@ -193,8 +195,8 @@ async def test_games_finishing_at_once_both_move_the_shared_computer_rating(tmp_
 # -- back-fill ----------------------------------------------------------------------------------
 
 
-async def test_the_backfill_gives_exactly_the_live_ratings(tmp_path):
-    service = await open_service(str(tmp_path / "t.db"))
+async def test_the_backfill_gives_exactly_the_live_ratings(database):
+    service = await open_service(database)
     store = service.store
     try:
         lineups = [[ALICE, BOB], [BOB, CAROL, Seat(-1, "R", "hard")], [CAROL, ALICE, Seat(-1, "R", "easy")]]
@@ -243,6 +245,8 @@ def _database_before_ratings(path: str) -> None:
 
 
 async def test_the_migration_backfills_in_finish_order(tmp_path):
+    # SQLite only: a SQLite file from before 0008 (a PostgreSQL database starts at 0008, with nothing to back-fill;
+    # test_the_backfill_gives_exactly_the_live_ratings runs the back-fill on both).
     path = str(tmp_path / "old.db")
     _database_before_ratings(path)
     store = await Store.open(path)
@@ -265,8 +269,8 @@ async def test_the_migration_backfills_in_finish_order(tmp_path):
 # -- seasons ------------------------------------------------------------------------------------
 
 
-async def test_a_new_season_starts_fresh_and_keeps_the_old_standings(tmp_path):
-    service = await open_service(str(tmp_path / "t.db"))
+async def test_a_new_season_starts_fresh_and_keeps_the_old_standings(database):
+    service = await open_service(database)
     store = service.store
     try:
         await play(service, 1, [ALICE, BOB], seed=1)
@@ -298,8 +302,8 @@ async def test_a_new_season_starts_fresh_and_keeps_the_old_standings(tmp_path):
         ("a\nb", "season_name_chars"),
     ],
 )
-async def test_season_names_are_refused_clearly_and_nothing_changes(tmp_path, name, code):
-    store = await Store.open(tmp_path / "t.db")
+async def test_season_names_are_refused_clearly_and_nothing_changes(database, name, code):
+    store = await Store.open(database)
     try:
         await ratings.start_season(store, GUILD, "Spring", 1.0)
         before = await rows(store, "SELECT * FROM seasons ORDER BY number")
@@ -318,8 +322,8 @@ def test_seats_become_finishes_by_member_id_or_computer_level():
     assert ratings.finishes_of(seats) == [Finish(100, 1, "win", 9), Finish(-3, 2, "loss", 3)]  # unknown: left out
 
 
-async def test_the_global_board_takes_opted_in_servers_once_per_member_at_their_best(tmp_path):
-    store = await Store.open(tmp_path / "t.db")
+async def test_the_global_board_takes_opted_in_servers_once_per_member_at_their_best(database):
+    store = await Store.open(database)
     try:
         shut = 43  # a server that does not share its board
 

@@ -10,13 +10,19 @@ import pytest
 from bot.games import Action, InvalidOptions, get_engine
 from bot.games.dice import DiceExhausted, RecordingDice, ReplayDice, ScriptedDice, SeededDice
 from bot.jsontext import loads
-from bot.store import Store
+from bot.store import SQL, Store
 from bot.store import db as store_db
 from bot.tables import Seat, TableService
 from bot.tables import service as service_module
 
 GUILD, CHANNEL = 1, 10
 SEATS = [Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")]
+
+
+WITHOUT_SEEN = SQL(
+    sqlite="UPDATE games SET meta = json_remove(meta, '$.seen')",
+    postgresql="UPDATE games SET meta = (meta::jsonb - 'seen')::text",
+)
 
 
 class Clock:
@@ -91,18 +97,20 @@ async def play(db, game, options, seed, steps, restart):
     "game, options",
     [("pig", {"target": 60}), ("liar", {"mode": "lose_die"}), ("mythic", {}), ("mia", {}), ("mex", {})],
 )
-async def test_reopening_the_store_after_every_step_continues_exactly_as_an_uninterrupted_run(tmp_path, game, options):
+async def test_reopening_the_store_after_every_step_continues_exactly_as_an_uninterrupted_run(
+    database, new_database, game, options
+):
     steps = 3 * service_module.SNAPSHOT_EVERY + 5  # several snapshots, and a restart at every point between
-    reference, ref_rows = await play(tmp_path / "ref.sqlite3", game, options, 5, steps, restart=False)
-    restarted, rows = await play(tmp_path / "restarted.sqlite3", game, options, 5, steps, restart=True)
+    reference, ref_rows = await play(await new_database(), game, options, 5, steps, restart=False)
+    restarted, rows = await play(database, game, options, 5, steps, restart=True)
     assert len(reference) > service_module.SNAPSHOT_EVERY
     for i, (expected, got) in enumerate(zip(reference, restarted, strict=True)):
         assert got == expected, f"step {i}"
     assert rows == ref_rows  # the same snapshots were written
 
 
-async def test_a_move_is_one_insert_and_the_games_row_is_rewritten_only_every_few_moves(tmp_path):
-    service = await open_service(tmp_path / "t.sqlite3", ScriptedDice([2] * 200), Clock())
+async def test_a_move_is_one_insert_and_the_games_row_is_rewritten_only_every_few_moves(database):
+    service = await open_service(database, ScriptedDice([2] * 200), Clock())
     await service.create(GUILD, CHANNEL, SEATS[0], "pig", {"target": 500})
     await service.join(CHANNEL, SEATS[1])
     table = await service.start_game(CHANNEL, SEATS[0].id)
@@ -117,8 +125,8 @@ async def test_a_move_is_one_insert_and_the_games_row_is_rewritten_only_every_fe
     await close_service(service)
 
 
-async def test_a_cancelled_game_writes_its_last_state_and_version(tmp_path):
-    service = await open_service(tmp_path / "t.sqlite3", ScriptedDice([3, 4, 5]), Clock())
+async def test_a_cancelled_game_writes_its_last_state_and_version(database):
+    service = await open_service(database, ScriptedDice([3, 4, 5]), Clock())
     await service.create(GUILD, CHANNEL, SEATS[0], "pig", {})
     await service.join(CHANNEL, SEATS[1])
     table = await service.start_game(CHANNEL, SEATS[0].id)
@@ -132,7 +140,8 @@ async def test_a_cancelled_game_writes_its_last_state_and_version(tmp_path):
 
 
 async def test_a_database_written_before_the_log_restores_without_replaying(tmp_path, monkeypatch):
-    """Version-3 databases: a games row written with every move, actions without dice or deadline."""
+    """Version-3 databases: a games row written with every move, actions without dice or deadline. (SQLite only:
+    a PostgreSQL database starts at the whole schema, 0008.)"""
     ref_db, old_db = tmp_path / "ref.sqlite3", tmp_path / "old.sqlite3"
     monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", 1)  # the old write pattern: the row after every move
     clock = Clock()
@@ -211,11 +220,11 @@ def test_every_engine_replays_its_own_record():
         assert engine.dumps(replayed) == engine.dumps(state)
 
 
-async def test_a_repeated_snowflake_interaction_is_refused_across_a_restart(tmp_path):
+async def test_a_repeated_snowflake_interaction_is_refused_across_a_restart(database):
     from bot.tables import TableError
 
     clock, dice = Clock(), ScriptedDice([4, 4, 4])
-    service = await open_service(tmp_path / "t.sqlite3", dice, clock)
+    service = await open_service(database, dice, clock)
     await service.create(GUILD, CHANNEL, SEATS[0], "pig", {})
     await service.join(CHANNEL, SEATS[1])
     table = await service.start_game(CHANNEL, SEATS[0].id)
@@ -224,7 +233,7 @@ async def test_a_repeated_snowflake_interaction_is_refused_across_a_restart(tmp_
     with pytest.raises(TableError):
         await service.act(CHANNEL, player, "roll", "1250000000000000001")
     await close_service(service)
-    service = await open_service(tmp_path / "t.sqlite3", dice, clock)
+    service = await open_service(database, dice, clock)
     with pytest.raises(TableError) as refused:
         await service.act(CHANNEL, player, "roll", "1250000000000000001")
     assert refused.value.code == "duplicate"
@@ -233,14 +242,14 @@ async def test_a_repeated_snowflake_interaction_is_refused_across_a_restart(tmp_
     await close_service(service)
 
 
-async def test_interaction_ids_are_kept_as_ints_only_when_their_text_is_a_plain_snowflake(tmp_path):
+async def test_interaction_ids_are_kept_as_ints_only_when_their_text_is_a_plain_snowflake(database):
     from bot.store import repo
     from bot.tables.model import interaction_key
 
     assert interaction_key("1250000000000000001") == 1250000000000000001
     ids = ["12", "007", "-5", "x", " 7", "1_0", "²", "0", "9223372036854775807", "9223372036854775808", "1" * 20]
     ids += ["1e5", "+5", "5 ", "1.0", "0x10", "34"]
-    store = await Store.open(tmp_path / "t.sqlite3")
+    store = await Store.open(database)
     await store.write(
         [("INSERT INTO games (id, guild_id, channel_id, game, status, host_id, options, seats, created_at, updated_at)"
           " VALUES (1, 1, 1, 'pig', 'running', 1, '{}', '[]', 0, 0)", ())]
@@ -254,12 +263,12 @@ async def test_interaction_ids_are_kept_as_ints_only_when_their_text_is_a_plain_
     await store.close()
 
 
-async def test_interaction_ids_come_from_the_snapshot_and_the_moves_after_it_or_from_the_log_for_an_old_one(tmp_path):
+async def test_interaction_ids_come_from_the_snapshot_and_the_moves_after_it_or_from_the_log_for_an_old_one(database):
     """The snapshot's meta holds the recent ids (start-up reads no query for them); a meta written before it did
     has them read from the log. Both give the ids the table held, in order."""
     from bot.tables import TableError
 
-    db, clock = tmp_path / "t.sqlite3", Clock()
+    db, clock = database, Clock()
     service = await open_service(db, ScriptedDice([3] * 200), clock)
     await service.create(GUILD, CHANNEL, SEATS[0], "pig", {"target": 500})
     await service.join(CHANNEL, SEATS[1])
@@ -275,7 +284,7 @@ async def test_interaction_ids_come_from_the_snapshot_and_the_moves_after_it_or_
     await close_service(service)
 
     store = await Store.open(db)
-    await store.write([("UPDATE games SET meta = json_remove(meta, '$.seen')", ())])  # as the code before wrote it
+    await store.write([(WITHOUT_SEEN, ())])  # as the code before wrote it
     await store.close()
     service = await open_service(db, ScriptedDice([3] * 10), clock)
     assert list(service.table(CHANNEL).seen) == expected
@@ -296,7 +305,7 @@ def test_equal_options_are_built_once_and_only_an_equal_value_of_the_same_type_s
     assert pig.loads(pig.dumps(pig.new_game(2, pig.options({"target": 70}), SeededDice(1))[0])).options.target == 70
 
 
-async def test_a_restored_log_is_read_when_first_needed_and_moves_before_that_join_it(tmp_path):
+async def test_a_restored_log_is_read_when_first_needed_and_moves_before_that_join_it(database, new_database):
     """The restored log stays JSON text (decoded at its first read); moves made before that are added to it."""
     from bot.tables.model import split_meta
 
@@ -321,7 +330,7 @@ async def test_a_restored_log_is_read_when_first_needed_and_moves_before_that_jo
         await close_service(service)
         return log, meta
 
-    assert await run(tmp_path / "a.sqlite3", 29) == await run(tmp_path / "b.sqlite3", None)
+    assert await run(database, 29) == await run(await new_database(), None)
     for text in (
         '{"timeouts":[0],"locale":"en","log":[["x",{"acted":1,"log":[2]}]],"acted":[[1,2]],"seen":["a"]}',
         '{"timeouts":[],"log":[],"locale":"en"}',
@@ -342,7 +351,9 @@ async def _restarted(db, dice, clock, force):
 
 
 @pytest.mark.parametrize("first_use", ["act", "view", "deadline", "cancel", "status"])
-async def test_a_table_replayed_at_its_first_use_is_the_table_an_eager_restore_gives(tmp_path, first_use):
+async def test_a_table_replayed_at_its_first_use_is_the_table_an_eager_restore_gives(
+    database, new_database, first_use
+):
     """Start-up defers each table's replay to its first use: whichever use comes first, what follows is the same."""
     from bot.tables import TableError
 
@@ -379,12 +390,12 @@ async def test_a_table_replayed_at_its_first_use_is_the_table_an_eager_restore_g
         await close_service(service)
         return result
 
-    assert await run(tmp_path / "lazy.sqlite3", False) == await run(tmp_path / "eager.sqlite3", True)
+    assert await run(database, False) == await run(await new_database(), True)
 
 
-async def test_a_computer_player_whose_turn_it_is_moves_after_a_restart(tmp_path):
+async def test_a_computer_player_whose_turn_it_is_moves_after_a_restart(database):
     clock, dice = Clock(), SeededDice(2)
-    service = await open_service(tmp_path / "t.sqlite3", dice, clock)
+    service = await open_service(database, dice, clock)
     service.computers.enabled = False  # the first run moves nobody by itself
     await service.create(GUILD, CHANNEL, SEATS[0], "pig", {"target": 500})
     await service.add_computer(CHANNEL, SEATS[0].id, "easy", "Robo")
@@ -394,7 +405,7 @@ async def test_a_computer_player_whose_turn_it_is_moves_after_a_restart(tmp_path
     version = table.version
     await close_service(service)
 
-    store = await Store.open(tmp_path / "t.sqlite3")
+    store = await Store.open(database)
     service = TableService(store, dice, clock=clock, run_dispatcher=False, bot_delay=(0, 0))
     await service.start()
     for _ in range(50):
@@ -405,10 +416,10 @@ async def test_a_computer_player_whose_turn_it_is_moves_after_a_restart(tmp_path
     await close_service(service)
 
 
-async def test_a_table_whose_log_does_not_replay_closes_at_its_first_use(tmp_path):
+async def test_a_table_whose_log_does_not_replay_closes_at_its_first_use(database):
     from bot.tables import TableError
 
-    db, clock, dice = tmp_path / "t.sqlite3", Clock(), ScriptedDice([3] * 50)
+    db, clock, dice = database, Clock(), ScriptedDice([3] * 50)
     service = await open_service(db, dice, clock)
     await service.create(GUILD, CHANNEL, SEATS[0], "pig", {"target": 500})
     await service.join(CHANNEL, SEATS[1])

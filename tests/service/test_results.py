@@ -22,9 +22,9 @@ def test_an_outcome_names_each_seat_win_neutral_or_loss():
     assert Outcome(((0, 1), (2,)), (5, 5, 1)).result(1) == "win"  # a shared first place is a win
 
 
-async def test_a_single_round_liars_dice_game_records_the_uninvolved_seat_as_neutral(tmp_path):
+async def test_a_single_round_liars_dice_game_records_the_uninvolved_seat_as_neutral(database):
     """D-L7: only the bidder and the challenger win or lose; the third seat is neutral, on the board too."""
-    store = await Store.open(tmp_path / "tavern.sqlite3")
+    store = await Store.open(database)
     service = TableService(store, ScriptedDice([1, 2, 3] * 5, samples=[[0]]), run_dispatcher=False)
     await service.start()
     await service.create(GUILD, CHANNEL, SEATS[0], "liar", {"dice_per_player": 1})
@@ -54,7 +54,8 @@ async def test_a_single_round_liars_dice_game_records_the_uninvolved_seat_as_neu
 
 async def test_the_migration_backfills_wins_and_single_round_liars_dice_neutrals(tmp_path):
     """A database from before the result column: wins stay wins, single-round Liar's Dice seats with score 0
-    become neutral, and a loot game's 0 (no dice left) stays a loss."""
+    become neutral, and a loot game's 0 (no dice left) stays a loss. (SQLite only: a PostgreSQL database starts
+    at the whole schema, 0008.)"""
     path = tmp_path / "old.sqlite3"
     init = (resources.files("bot.store") / "migrations" / "0001_init.sql").read_text(encoding="utf-8")
     with sqlite3.connect(path) as conn:

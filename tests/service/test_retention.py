@@ -36,10 +36,10 @@ async def finished_pig(service, channel):
     return table
 
 
-async def test_old_finished_games_are_compacted_in_batches_and_stay_verifiable(tmp_path, monkeypatch):
+async def test_old_finished_games_are_compacted_in_batches_and_stay_verifiable(database, monkeypatch):
     monkeypatch.setattr(retention_module, "BATCH", 2)
     clock = Clock()
-    store = await Store.open(tmp_path / "t.sqlite3")
+    store = await Store.open(database)
     service = TableService(store, SeededDice(2), clock=clock, run_dispatcher=False, retention=30)
     await service.start()
     old = [await finished_pig(service, channel) for channel in (1, 2, 3)]
@@ -83,9 +83,9 @@ async def test_old_finished_games_are_compacted_in_batches_and_stay_verifiable(t
     await store.close()
 
 
-async def test_retention_zero_keeps_everything_and_the_setting_is_checked(tmp_path, monkeypatch):
+async def test_retention_zero_keeps_everything_and_the_setting_is_checked(database, monkeypatch):
     clock = Clock()
-    store = await Store.open(tmp_path / "t.sqlite3")
+    store = await Store.open(database)
     service = TableService(store, SeededDice(2), clock=clock, run_dispatcher=False, retention=0)
     await service.start()
     await finished_pig(service, 1)
@@ -102,9 +102,9 @@ async def test_retention_zero_keeps_everything_and_the_setting_is_checked(tmp_pa
             retention_days(bad)
 
 
-async def test_the_background_task_compacts_at_start(tmp_path):
+async def test_the_background_task_compacts_at_start(database):
     clock = Clock()
-    store = await Store.open(tmp_path / "t.sqlite3")
+    store = await Store.open(database)
     service = TableService(store, SeededDice(2), clock=clock, run_dispatcher=False, retention=1)
     await service.start()
     await finished_pig(service, 1)
