@@ -24,8 +24,8 @@ ALICE, BOB, CAROL = Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "t.sqlite3")
+async def store(database):
+    store = await Store.open(database)  # each backend
     yield store
     await store.close()
 
