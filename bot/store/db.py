@@ -133,7 +133,7 @@ class _SQLiteThread:
 class Store:
     """One database. Reads go straight through; writes are group-committed. ``Store.open`` picks the backend."""
 
-    dialect = "sqlite"
+    dialect: str  # "sqlite" or "postgresql"
 
     def __init__(self, target: str, durability: str = "full") -> None:
         self.target = target
@@ -155,7 +155,7 @@ class Store:
         durability = durability_setting(durability)
         store: Store
         if dialect == "postgresql":
-            from bot.store.postgres import PostgresStore  # (asyncpg only when asked for)
+            from bot.store.postgres import PostgresStore  # (here: bot.store.postgres imports this module)
 
             store = await PostgresStore.connect(where, durability)
         else:
