@@ -29,6 +29,7 @@ SHARDS = 2
 TOKEN = "fake-shards-token"
 START = 90.0  # seconds for a process to import, migrate, take its lease and identify (a busy 2-core machine)
 ACT = 30.0  # seconds for one interaction's answer from another process
+SCORE = re.compile(r"\**(\w+)\**: \*\*(\d+)\*\*")
 TURN = re.compile(r"\**(\w+)\**'s turn: turn total \*\*(\d+)\*\*")
 
 
@@ -135,18 +136,27 @@ def finished(board: FakeMessage) -> bool:
     return "🏆" in board.text  # the win line (the goal line says "First to 20 wins" all game long)
 
 
+async def move(fake: FakeDiscord, server: Server, board: FakeMessage) -> None:
+    """Whoever's turn the table shows rolls while their turn total is under 8, else holds."""
+    turn = TURN.search(board.text)
+    assert turn is not None, f"no turn on the table:\n{board.text}"
+    name, total = turn.group(1), int(turn.group(2))
+    reply = await press(fake, server.players[name], board, "hold" if total >= 8 else "roll")
+    assert reply.type == 7, f"{name}'s move was refused: {reply.text}"
+
+
 async def play(fake: FakeDiscord, server: Server, board: FakeMessage, *, until_banked: bool = False) -> None:
-    """Whoever's turn the table shows rolls until their turn total is 8, then holds: to the end of the game, or
-    (``until_banked``) just until a player has banked points (with target 20 that cannot end the game)."""
+    """Moves to the end of the game, or (``until_banked``) just until a player has banked points (with target 20
+    and holding at 8 that cannot end the game)."""
     for _ in range(200):
         if finished(board) or (until_banked and "banks" in board.text):
             return
-        turn = TURN.search(board.text)
-        assert turn is not None, f"no turn on the table:\n{board.text}"
-        name, total = turn.group(1), int(turn.group(2))
-        reply = await press(fake, server.players[name], board, "hold" if total >= 8 else "roll")
-        assert reply.type == 7, f"{name}'s move was refused: {reply.text}"
+        await move(fake, server, board)
     raise AssertionError(f"the game did not end in 200 moves:\n{board.text}")
+
+
+def scores(board: FakeMessage) -> dict[str, int]:
+    return {name: int(score) for name, score in SCORE.findall(board.text)}
 
 
 def winner(server: Server, board: FakeMessage) -> FakeUser:
@@ -171,14 +181,19 @@ async def test_two_processes_on_two_shards_survive_a_kill_and_share_the_boards(p
         boards = [await open_pig(fake, inn), await open_pig(fake, hall)]
         await play(fake, inn, boards[0], until_banked=True)
         await play(fake, hall, boards[1], until_banked=True)
-        banked = TURN.sub("", boards[1].text)
+        banked = scores(boards[1])
+        assert sorted(banked) == ["carol", "dave"] and sum(banked.values()) > 0, boards[1].text
 
         # shard 1's process dies mid-game; its successor restores the table and the old buttons work
         second.kill()
         await second.wait_exit(ACT)
         await fake.wait_for(lambda: fake.shard_connection(1) is None, ACT, what="shard 1's connection to close")
+        await move(fake, inn, boards[0])  # shard 0 carries on meanwhile
         second = await run.run("shard-1 again", 1)
-        assert not finished(boards[1]) and TURN.sub("", boards[1].text) == banked
+        turn = TURN.search(boards[1].text)
+        assert turn is not None and not finished(boards[1]), boards[1].text
+        assert (await press(fake, hall.players[turn.group(1)], boards[1], "roll")).type == 7
+        assert scores(boards[1]) == banked, boards[1].text  # the new process drew the restored scores
 
         # a third process asked for both shards waits for their leases: it neither identifies nor acts
         connections = len(fake.connections)
