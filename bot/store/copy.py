@@ -104,13 +104,13 @@ def _parse(target: str) -> tuple[str, str]:
         raise CopyError("bad_target", target=target) from None
 
 
-async def _open(target: str, role: str, migrate: bool) -> End:
+async def _open(target: str, is_source: bool) -> End:
+    """``target`` at the current schema, opened for the copy (a missing SQLite source is refused, not created)."""
     dialect, where = _parse(target)
     try:
-        if dialect == "sqlite" and role == "source" and not os.path.exists(where):
-            raise FileNotFoundError(where)
-        if migrate:
-            await _migrate_schema(target if dialect == "postgresql" else where)
+        if dialect == "sqlite" and is_source and not os.path.exists(where):
+            raise CopyError("no_source", path=where)
+        await _migrate_schema(target)
         return await open_end(dialect, where)
     except CopyError:
         raise
@@ -140,15 +140,15 @@ async def copy_database(
     started = time.perf_counter()
     if _parse(source) == _parse(target):
         raise CopyError("same", target=_shown(target))
-    src = await _open(source, "source", migrate=True)
+    src = await _open(source, is_source=True)
     dst: End | None = None
     try:
         await src.begin_read()  # one snapshot for the lease check, the counts and the rows
         live = await src.live_leases(time.time())
         if live:
-            shard, owner = live[0]
-            raise CopyError("leased", source=_shown(source), shard=shard, owner=owner)
-        dst = await _open(target, "target", migrate=True)
+            shard, owner, left = live[0]
+            raise CopyError("leased", source=_shown(source), shard=shard, owner=owner, seconds=left)
+        dst = await _open(target, is_source=False)
         columns = await src.tables()
         target_columns = await dst.tables()
         names = [name for name in columns if name not in SKIPPED]

@@ -14,24 +14,20 @@ from typing import Any, Protocol
 
 import asyncpg  # type: ignore[import-untyped]
 
+from bot.store import db
+
 Types = dict[str, dict[str, str]]  # table -> column -> declared type, in the schema's order
 
 LEASES = "leases"
 
 
 def parse_target(target: str) -> tuple[str, str]:
-    """``("sqlite", path)`` for ``sqlite:PATH`` or a bare path, ``("postgresql", url)`` for a postgresql:// or
-    postgres:// URL; ValueError for any other URL."""
-    if target.startswith(("postgresql://", "postgres://")):
-        return "postgresql", target
-    if target.startswith("sqlite:"):
-        path = target[len("sqlite:") :]
-        if path.startswith("//"):  # sqlite:///abs/path, as SQLAlchemy writes it
-            path = path[2:]
-        return "sqlite", path
-    if "://" in target or not target:
+    """The store's ``(dialect, where)`` for ``target``; ValueError also for a URL of any other kind (mysql://...),
+    which the store would take for a file name."""
+    dialect, where = db.parse_target(target)
+    if dialect == "sqlite" and "://" in where:
         raise ValueError(target)
-    return "sqlite", target
+    return dialect, where
 
 
 def kind_of(declared: str) -> str:
@@ -76,7 +72,7 @@ class End(Protocol):
 
     async def tables(self) -> Types: ...
     async def references(self) -> dict[str, set[str]]: ...
-    async def live_leases(self, now: float) -> list[tuple[int, str]]: ...
+    async def live_leases(self, now: float) -> list[tuple[int, str, float]]: ...
     async def begin_read(self) -> None: ...
     def rows(self, table: str, columns: list[str], batch: int) -> AsyncIterator[list[tuple[Any, ...]]]: ...
     async def begin_write(self) -> None: ...
@@ -95,9 +91,13 @@ async def open_end(dialect: str, where: str) -> End:
     return await SQLiteEnd.open(where)
 
 
-def _live(rows: list[dict[str, Any]], now: float) -> list[tuple[int, str]]:
-    """The leases among ``rows`` that have not expired: (shard, owner)."""
-    return [(int(row["shard"]), str(row["owner"])) for row in rows if row.get("expires_at") and row["expires_at"] > now]
+def _live(rows: list[dict[str, Any]], now: float) -> list[tuple[int, str, float]]:
+    """The leases among ``rows`` that are held and have not expired: (shard, owner, seconds left)."""
+    return [
+        (int(row["shard"]), str(row["owner"]), float(row["expires_at"]) - now)
+        for row in rows
+        if row["owner"] and row["expires_at"] > now
+    ]
 
 
 class SQLiteEnd:
@@ -130,7 +130,7 @@ class SQLiteEnd:
             for name in await self.tables()
         }
 
-    async def live_leases(self, now: float) -> list[tuple[int, str]]:
+    async def live_leases(self, now: float) -> list[tuple[int, str, float]]:
         if LEASES not in await self.tables():
             return []
         cursor = await asyncio.to_thread(self._conn.execute, f"SELECT * FROM {LEASES}")
@@ -209,7 +209,7 @@ class PostgresEnd:
             found.setdefault(child, set()).add(parent)
         return found
 
-    async def live_leases(self, now: float) -> list[tuple[int, str]]:
+    async def live_leases(self, now: float) -> list[tuple[int, str, float]]:
         if LEASES not in await self.tables():
             return []
         return _live([dict(row) for row in await self._conn.fetch(f"SELECT * FROM {LEASES}")], now)
