@@ -103,7 +103,8 @@ async def cluster(database: str, workdir: Path) -> AsyncIterator[Cluster]:
             yield running
         except BaseException as error:
             await running.close()
-            raise AssertionError(f"{error!r}\n\nthe bot processes' logs:\n{running.report()}") from error
+            error.add_note(f"the bot processes' logs:\n{running.report()}")
+            raise
         await running.close()
 
 
@@ -222,3 +223,28 @@ async def test_two_processes_on_two_shards_survive_a_kill_and_share_the_boards(p
             assert proc.logged("Traceback") is None, proc.report()
         assert len(fake.command_syncs) == 1  # the running bots never synced commands
         fake.assert_no_problems()
+
+
+@pytest.mark.xfail(
+    raises=AssertionError,
+    strict=True,
+    reason="each process keeps /me language in memory (DiscordPresenter.user_language, read at start): a DM goes to "
+    "shard 0's process, and shard 1's never learns the member's language until it restarts",
+)
+async def test_a_language_chosen_in_dms_reaches_the_process_of_the_members_server(
+    postgres: str, tmp_path: Path
+) -> None:
+    async with cluster(postgres, tmp_path) as run:
+        fake = run.fake
+        keeper = fake.add_user("keeper")
+        hall = add_server(fake, "Hall", 1, ("carol", "dave"), keeper)
+        dave = hall.players["dave"]
+        sync = await run.process("sync", "0", "sync").start()
+        assert await sync.wait_exit(START) == 0, "dicetavern sync failed"
+        await run.run("shard-0", 0)
+        await run.run("shard-1", 1)
+
+        chosen = await answer(fake, dave, None, "me", "language", language="de")  # a DM: shard 0's process
+        assert chosen.ephemeral and "Ab jetzt antworte ich dir privat" in chosen.text, chosen.text
+        refused = await answer(fake, dave, hall.channel, "pig", "roll")  # the Hall: shard 1's process
+        assert "keinen Tisch" in refused.text, refused.text
