@@ -4,6 +4,8 @@ verify an exported game's dice.
 ``run`` and ``sync`` turn every failure to talk to Discord into one line on stderr: exit status 2 when
 Discord refused (token, intents, access, a bad request), 3 when Discord could not be reached at all.
 ``health`` (Docker's HEALTHCHECK) exits 0 while the running bot's heartbeat file is fresh, else 1.
+``run --shards 0-3 --shard-count 8`` (or ``DICETAVERN_SHARDS`` / ``DICETAVERN_SHARD_COUNT``; the flags win) serves
+those shards only; exit status 4 when the bot stopped because another process took over one of its shards' leases.
 """
 
 from __future__ import annotations
@@ -24,14 +26,19 @@ import discord
 from dotenv import find_dotenv, load_dotenv
 
 from bot import simulate, terminal, verify
-from bot.client import DEFAULT_DATABASE, HEARTBEAT_MAX_AGE, DatabaseUnavailable, DiceTavern, heartbeat_path
+from bot.client import HEARTBEAT_MAX_AGE, DatabaseUnavailable, DiceTavern, heartbeat_path, is_url
 from bot.i18n import t
+from bot.store import copy as store_copy
+from bot.store import database_target
 from bot.store.db import durability_setting
+from bot.store.leases import lease_ttl
 from bot.tables.retention import retention_days
+from bot.tables.shards import SHARD_COUNT_ENV, SHARDS_ENV, ShardError, Shards, parse, parse_count
 
 log = logging.getLogger("dicetavern")
 
 MISSING_ACCESS = 50001  # Discord's code for "Missing Access": e.g. a server the bot is not in
+LEASE_LOST = 4  # exit status: another process took over one of this bot's shards
 
 
 class CliError(Exception):
@@ -51,17 +58,37 @@ def _token() -> str:
 
 
 def _database() -> str:
-    return os.environ.get("DATABASE_PATH", DEFAULT_DATABASE)
+    """``DATABASE_URL`` (PostgreSQL) if set, else ``DATABASE_PATH`` (SQLite), else the default file."""
+    return database_target()
 
 
-async def _run(token: str, stop: asyncio.Event | None = None, **options: Any) -> None:
+def shards_of(ids: str | None, count: str | None) -> Shards:
+    """The shards to serve, from ``--shards``/``--shard-count`` (None: not given) or else the environment.
+    Neither: every guild. A count alone: every shard of it, in this process. A range needs a count."""
+    ids = ids if ids is not None else os.environ.get(SHARDS_ENV, "").strip() or None
+    count = count if count is not None else os.environ.get(SHARD_COUNT_ENV, "").strip() or None
+    try:
+        if count is None:
+            if ids is not None:
+                raise CliError(f"--shards {ids} needs --shard-count (or {SHARD_COUNT_ENV}): the bot's shards in all")
+            return Shards.all()
+        if ids is None:
+            total = parse_count(count)
+            return Shards(frozenset(range(total)), total)
+        return parse(ids, count)
+    except ShardError as error:
+        raise CliError(f"shards: {error}") from None
+
+
+async def _run(token: str, stop: asyncio.Event | None = None, shards: Shards | None = None, **options: Any) -> None:
     """Run until SIGINT/SIGTERM (or ``stop`` is set, for tests); ``options`` go to :class:`DiceTavern`."""
     try:  # settings from the environment: a typo ends in one line now, not in a traceback at start-up
         durability_setting()
         retention_days()
+        lease_ttl()
     except ValueError as error:
         raise CliError(str(error)) from None
-    bot = DiceTavern(database_path=_database(), **options)
+    bot = DiceTavern(database=_database(), shards=shards, **options)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -76,6 +103,8 @@ async def _run(token: str, stop: asyncio.Event | None = None, **options: Any) ->
         if runner in done:
             stopper.cancel()
             runner.result()  # re-raises a login failure
+            if bot.lease_lost:
+                raise CliError(f"another process took over a lease on shards {bot.shard_range}", LEASE_LOST)
             return
         log.info("shutting down")
         await bot.close()
@@ -85,7 +114,7 @@ async def _run(token: str, stop: asyncio.Event | None = None, **options: Any) ->
 async def _sync(token: str, guild_id: int | None) -> int:
     # commands_only: the tree and nothing else. No store and no table service, so a sync neither applies a
     # stopped game's overdue move nor writes beside a running bot.
-    bot = DiceTavern(database_path=_database(), commands_only=True)
+    bot = DiceTavern(database=_database(), commands_only=True)
     async with bot:
         await bot.login(token)  # runs setup_hook, so the command tree is complete
         guild = discord.Object(guild_id) if guild_id else None
@@ -117,7 +146,8 @@ def discord_failure(error: BaseException) -> CliError | None:
     if isinstance(error, aiohttp.ClientError | ConnectionError | TimeoutError | socket.gaierror):
         return CliError(t("cli.unreachable", error=one_line(error)), status=3)
     if isinstance(error, DatabaseUnavailable):  # not Discord's, but as much a setup mistake as a bad token
-        return CliError(t("cli.database", path=error.path, error=one_line(error.error)))
+        variable = "DATABASE_URL" if is_url(error.path) else "DATABASE_PATH"
+        return CliError(t("cli.database", path=error.path, variable=variable, error=one_line(error.error)))
     return None
 
 
@@ -134,7 +164,12 @@ def health(path: Path, max_age: float = HEARTBEAT_MAX_AGE, now: float | None = N
 
 
 def _health(args: argparse.Namespace) -> int:
-    ok, message = health(heartbeat_path(_database()), args.max_age)
+    try:
+        shards = shards_of(args.shards, args.shard_count)
+    except CliError as error:
+        print(t("cli.error", message=error), file=sys.stderr)
+        return 1
+    ok, message = health(heartbeat_path(_database(), shards), args.max_age)
     print(message, file=sys.stdout if ok else sys.stderr)
     return 0 if ok else 1
 
@@ -142,7 +177,8 @@ def _health(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dicetavern", description="Dice Tavern, the dice-game bot for Discord")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="run the bot (DISCORD_TOKEN, optional DATABASE_PATH)")
+    run = sub.add_parser("run", help="run the bot (DISCORD_TOKEN, optional DATABASE_PATH or DATABASE_URL)")
+    _shard_arguments(run)
     sync = sub.add_parser("sync", help="register the slash commands with Discord (once after an upgrade)")
     sync.add_argument("--guild", type=int, help="sync to one server only (instant; for testing)")
     check = sub.add_parser("health", help="exit 0 if the running bot is connected (its heartbeat file is fresh)")
@@ -152,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=HEARTBEAT_MAX_AGE,
         help=f"seconds since the last heartbeat that still count as healthy (default {HEARTBEAT_MAX_AGE:.0f})",
     )
+    _shard_arguments(check)
     check.set_defaults(handler=_health)
     terminal.add_arguments(sub.add_parser("play", help="play a game in the terminal against computer players"))
     simulate.add_arguments(
@@ -160,21 +197,34 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_arguments(
         sub.add_parser("verify", help="check an exported game's dice against its revealed seed (/game export)")
     )
+    store_copy.add_arguments(
+        sub.add_parser("migrate", help="copy the whole database to another (SQLite to PostgreSQL), then verify it")
+    )
     return parser
+
+
+def _shard_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--shards", metavar="IDS", help=f"the shards this process serves, e.g. 0-3,6 (default: {SHARDS_ENV}, or all)"
+    )
+    parser.add_argument(
+        "--shard-count", metavar="N", help=f"how many shards the bot has in all (default: {SHARD_COUNT_ENV}, or 1)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command in ("play", "simulate", "health", "verify"):
+    if args.command in ("play", "simulate", "health", "verify", "migrate"):
         return args.handler(args)  # no Discord token and no Discord logging for these
 
     if not any(type(h) is logging.StreamHandler for h in logging.getLogger().handlers):
         # discord.py's format, once per process; a sync prints only its result (or one error line)
         discord.utils.setup_logging(level=logging.INFO if args.command == "run" else logging.WARNING)
     try:
+        shards = shards_of(args.shards, args.shard_count) if args.command == "run" else None
         token = _token()
         if args.command == "run":
-            asyncio.run(_run(token))
+            asyncio.run(_run(token, shards=shards))
         elif args.command == "sync":
             count = asyncio.run(_sync(token, args.guild))
             key = "cli.synced_guild" if args.guild else "cli.synced_global"

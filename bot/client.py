@@ -1,7 +1,13 @@
-"""The Discord bot: opens the store, restores tables, loads the cogs. No privileged intents.
+"""The Discord bot: opens the store, takes its shards' leases, restores tables, loads the cogs. No privileged intents.
 
 ``commands_only=True`` (``dicetavern sync``) builds the command tree and nothing else: no store, no table
 service, no heartbeat, so a sync never touches the games a running bot (or a stopped one) owns.
+
+Shards: ``DiceTavern(shards=parse("0-3", 8))`` is an ``AutoShardedBot`` on those shards (``ShardedDiceTavern``);
+without shards (or shard 0 of 1) a plain ``Bot``. Either way the bot holds a lease on each of its shards in the store
+(``bot.store.leases``) from before it restores a table until it closes, and every write batch checks it. A bot that
+loses a lease (another process took it over after this one stalled past the lease's time) writes nothing more: it
+logs the loss and closes, and ``dicetavern run`` exits with status 4 so a supervisor starts it again.
 """
 
 from __future__ import annotations
@@ -14,15 +20,19 @@ import pkgutil
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg  # type: ignore[import-untyped]
 import discord
 from discord.ext import commands
 
 from bot.games.dice import DiceSource
 from bot.i18n import normalise, t
-from bot.store import Store
+from bot.store import DEFAULT_DATABASE, Store
+from bot.store.leases import Leases
 from bot.tables import TableService
 from bot.tables.service import DiceFactory
+from bot.tables.shards import Shards
 from bot.translator import CatalogTranslator
 
 if TYPE_CHECKING:  # the Discord surface's own types, for the attributes its cogs set on load
@@ -41,8 +51,6 @@ def extensions() -> list[str]:
     return sorted(found, key=lambda name: name != "cogs.tables")  # it owns /game, which cogs.history adds to
 
 
-DEFAULT_DATABASE = "data/dicetavern.sqlite3"
-
 # The invite: the README's "Creating the Discord application" lists exactly these (tests/test_readme.py checks).
 INVITE_SCOPES = ("bot", "applications.commands")
 INVITE_PERMISSIONS = ("send_messages", "embed_links", "read_message_history")
@@ -50,6 +58,8 @@ INVITE_PERMISSIONS = ("send_messages", "embed_links", "read_message_history")
 # While connected the bot touches a heartbeat file; `dicetavern health` (Docker's HEALTHCHECK) reads its age.
 HEARTBEAT_INTERVAL = 30.0
 HEARTBEAT_MAX_AGE = 3 * HEARTBEAT_INTERVAL
+HEARTBEAT_ENV = "DICETAVERN_HEARTBEAT"  # the file's path, whatever the database (else see heartbeat_path)
+HEARTBEAT_DIR = "data"  # with a PostgreSQL URL: no database file to sit next to
 
 # Garbage collection off the hot path (issue 12): what start-up restored is frozen (out of every pass), young
 # objects are collected every 50,000 allocations instead of 700 (a move allocates a few hundred short-lived
@@ -81,17 +91,46 @@ def invite_url(application_id: int) -> str:
 
 
 class DatabaseUnavailable(Exception):
-    """The store could not be opened (a bad DATABASE_PATH, a full disk, a corrupt file)."""
+    """The store could not be opened (a bad DATABASE_PATH or DATABASE_URL, a full disk, a corrupt file, a server
+    that does not answer)."""
 
     def __init__(self, path: str, error: BaseException) -> None:
+        path = shown_database(path)
         super().__init__(f"{path}: {error}")
         self.path = path
         self.error = error
 
 
-def heartbeat_path(database_path: str | Path) -> Path:
-    """Next to the database: one per bot instance, and on the data volume the container can write."""
-    return Path(f"{database_path}.heartbeat")
+# What opening the store may raise that is the setup's fault, not a bug: a path, a file, a server, a URL.
+DATABASE_ERRORS = (OSError, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError)
+
+
+def is_url(database: str | Path) -> bool:
+    return str(database).startswith(("postgresql://", "postgres://"))
+
+
+def shown_database(database: str | Path) -> str:
+    """The database as logs and errors show it: a file's absolute path, a URL without its password."""
+    if not is_url(database):
+        return os.path.abspath(str(database).removeprefix("sqlite:"))
+    parts = urlsplit(str(database))
+    if parts.password is None:
+        return str(database)
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def heartbeat_path(database: str | Path, shards: Shards | None = None) -> Path:
+    """``DICETAVERN_HEARTBEAT`` if set; else next to a SQLite database (on the data volume the container can write),
+    or in data/ beside a PostgreSQL one. A process on some shards has a file of its own (``.shards-0-3-of-8``), so
+    processes sharing a folder never answer ``dicetavern health`` for one another."""
+    chosen = os.environ.get(HEARTBEAT_ENV, "").strip()
+    if chosen:
+        return Path(chosen)
+    base = f"{HEARTBEAT_DIR}/dicetavern" if is_url(database) else str(database).removeprefix("sqlite:")
+    if shards is not None and not shards.everything:
+        base += f".shards-{str(shards).replace(' of ', '-of-').replace(',', '_')}"
+    return Path(f"{base}.heartbeat")
 
 
 class DiceTavern(commands.Bot):
@@ -101,10 +140,21 @@ class DiceTavern(commands.Bot):
     table_ui: Tables  # the table surface (buttons, 🎲 My dice), set by the Tables cog on load
     game_cogs: dict[str, GameCog]  # game id -> its cog; each game cog registers itself on load
 
+    leases: Leases | None = None  # set in setup_hook (not under ``commands_only``)
+    lease_lost = False  # the bot closed itself: it lost a lease (``dicetavern run`` exits with status 4)
+
+    def __new__(cls, *args: Any, shards: Shards | None = None, **options: Any) -> DiceTavern:
+        """A bot on shards of more than one is a ``ShardedDiceTavern`` (an AutoShardedBot): same API."""
+        if cls is DiceTavern and shards is not None and shards.sharded:
+            cls = ShardedDiceTavern
+        return super().__new__(cls)
+
     def __init__(
         self,
         *,
-        database_path: str | Path = DEFAULT_DATABASE,
+        database: str | Path | None = None,
+        database_path: str | Path | None = None,
+        shards: Shards | None = None,
         dice: DiceSource | DiceFactory | None = None,
         bot_delay: tuple[float, float] = (0.8, 2.5),
         commands_only: bool = False,
@@ -114,24 +164,33 @@ class DiceTavern(commands.Bot):
     ) -> None:
         """``gc_tuning``: freeze start-up's objects and collect rarely (``GC_THRESHOLDS``); False leaves the
         collector as Python sets it (tests that count collections). ``dice``: the table service's dice (None:
-        provably fair dice, a new secret seed per table; tests pass a shared SeededDice or a FairDice factory)."""
+        provably fair dice, a new secret seed per table; tests pass a shared SeededDice or a FairDice factory).
+        ``database``: a SQLite path or a ``postgresql://`` URL (``database_path``: the same, its older name).
+        ``shards``: the shards this process serves (None: every guild, on one connection)."""
         # The bot uses no voice: discord.py's "PyNaCl/davey is not installed" start-up warnings are noise.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        self.shard_range = shards or Shards.all()
+        if self.shard_range.sharded:  # (ShardedDiceTavern: these go to discord.AutoShardedClient)
+            options.update(shard_ids=sorted(self.shard_range.ids), shard_count=self.shard_range.count)
         # Slash commands and components need only the guilds intent: no message content, members or presences.
         super().__init__(
             command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None, **options
         )
-        self.database_path = str(database_path)
+        chosen = database if database is not None else database_path
+        self.database = str(chosen if chosen is not None else DEFAULT_DATABASE)
+        self.database_path = self.database  # the older name, kept for callers that read it
         self.dice = dice
         self.bot_delay = bot_delay  # computer players' pause before a move
         self.commands_only = commands_only
-        self.heartbeat = heartbeat_path(self.database_path)
+        self.heartbeat = heartbeat_path(self.database, self.shard_range)
         self.heartbeat_interval = heartbeat_interval
         self._heartbeat_task: asyncio.Task[None] | None = None
         self.gc_tuning = gc_tuning
         self._gc_saved: tuple[int, int, int] | None = None
         self._gc_task: asyncio.Task[None] | None = None
+        self._lease_task: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
         self._connected = False
         self._announced = False
         self.game_cogs = {}
@@ -139,10 +198,11 @@ class DiceTavern(commands.Bot):
     async def setup_hook(self) -> None:
         if not self.commands_only:
             try:
-                self.store = await Store.open(self.database_path)
-            except (OSError, sqlite3.Error) as error:
-                raise DatabaseUnavailable(self.database_path, error) from error
-            self.tables = TableService(self.store, self.dice, bot_delay=self.bot_delay)
+                self.store = await Store.open(self.database)
+            except DATABASE_ERRORS as error:
+                raise DatabaseUnavailable(self.database, error) from error
+            await self._take_leases()
+            self.tables = TableService(self.store, self.dice, bot_delay=self.bot_delay, shards=self.shard_range)
             restored = await self.tables.start()
             log.info("restored %d open tables", len(restored))
         await self.tree.set_translator(CatalogTranslator())
@@ -157,6 +217,24 @@ class DiceTavern(commands.Bot):
                 gc.freeze()
             self._heartbeat_task = asyncio.create_task(self._beat(), name="heartbeat")
 
+    # -- leases -------------------------------------------------------------------------------
+
+    async def _take_leases(self) -> None:
+        """Hold this process's shards before any table is read: ``acquire`` waits (and logs who holds them) while
+        another live process does. From then on every write batch checks the leases (``store.fence``)."""
+        leases = Leases(self.store, sorted(self.shard_range.ids), self.shard_range.count)
+        log.info("taking the leases on shards %s", self.shard_range)
+        await leases.acquire()
+        self.leases = self.store.fence = leases
+        self._lease_task = asyncio.create_task(self._keep_leases(leases), name="leases")
+
+    async def _keep_leases(self, leases: Leases) -> None:
+        """Renew until a lease is lost; then close the bot (its writes are refused from then on anyway)."""
+        await leases.run()  # returns once a lease is lost (it logs to whom)
+        self.lease_lost = True
+        log.error("a lease on shards %s was lost: closing; a supervisor may start this process again", self.shard_range)
+        self._closing = asyncio.create_task(self.close(), name="close")  # (close() awaits this task's end)
+
     # -- start-up line and heartbeat ------------------------------------------------------------
 
     async def on_ready(self) -> None:
@@ -167,7 +245,7 @@ class DiceTavern(commands.Bot):
         self._announced = True
         assert self.user is not None and self.application_id is not None
         servers = t("cli.n_servers", count=len(self.guilds))
-        database = os.path.abspath(self.database_path)
+        database = shown_database(self.database)
         invite = invite_url(self.application_id)
         log.info(t("cli.ready", name=self.user, servers=servers, database=database, invite=invite))
         try:
@@ -195,6 +273,7 @@ class DiceTavern(commands.Bot):
         if self.commands_only:
             return
         try:
+            self.heartbeat.parent.mkdir(parents=True, exist_ok=True)
             self.heartbeat.touch()
         except OSError as error:
             log.warning("cannot write the heartbeat file %s: %s", self.heartbeat, error)
@@ -239,5 +318,19 @@ class DiceTavern(commands.Bot):
         if getattr(self, "presenter", None) is not None:
             await self.presenter.drain()
         await super().close()
+        if self._lease_task is not None and self._lease_task is not asyncio.current_task():
+            self._lease_task.cancel()
+            try:
+                await self._lease_task
+            except asyncio.CancelledError:
+                pass
+        self._lease_task = None
+        if self.leases is not None:
+            await self.leases.release()  # the next process takes the shards at once, not after the ttl
+            self.leases = None
         if hasattr(self, "store"):
             await self.store.close()
+
+
+class ShardedDiceTavern(DiceTavern, commands.AutoShardedBot):
+    """The bot on some of several shards: discord.py's AutoShardedBot, one gateway connection per shard id."""

@@ -307,3 +307,116 @@ def test_verify_checks_an_exported_game_offline(tmp_path, capsys):
     assert "✗" in err and f"action {roll['seq']}" in err
     assert cli.main(["verify", str(tmp_path / "missing.json")]) == 1
     assert "Traceback" not in capsys.readouterr().err
+
+
+# -- shards: flags, environment, the sharded client, its heartbeat and its leases -------------------------------------
+
+
+def test_shards_come_from_the_flags_else_the_environment(env):
+    from bot.tables.shards import Shards, parse
+
+    env.delenv("DICETAVERN_SHARDS", raising=False)
+    env.delenv("DICETAVERN_SHARD_COUNT", raising=False)
+    assert cli.shards_of(None, None) == Shards.all()
+    assert cli.shards_of(None, "4") == parse("0-3", 4)  # a count alone: every shard of it, here
+    env.setenv("DICETAVERN_SHARDS", "0-3")
+    env.setenv("DICETAVERN_SHARD_COUNT", "8")
+    assert cli.shards_of(None, None) == parse("0-3", 8)
+    assert cli.shards_of("6", None) == parse("6", 8)  # each flag wins over its variable
+    assert cli.shards_of("1", "2") == parse("1", 2)
+    args = cli.build_parser().parse_args(["run", "--shards", "0-3,6", "--shard-count", "8"])
+    assert (args.shards, args.shard_count) == ("0-3,6", "8")
+
+
+@pytest.mark.parametrize(
+    ("argv", "variables", "words"),
+    [
+        (["run", "--shards", "0-3"], {}, "--shards 0-3 needs --shard-count"),
+        (["run"], {"DICETAVERN_SHARDS": "1"}, "--shards 1 needs --shard-count (or DICETAVERN_SHARD_COUNT)"),
+        (["run", "--shards", "0-3", "--shard-count", "2"], {}, "shard 0-3 is out of range"),
+        (["run", "--shards", "x", "--shard-count", "2"], {}, "'x' is not a shard number"),
+        (["run", "--shard-count", "0"], {}, "the shard count must be at least 1"),
+        (["run"], {"DICETAVERN_SHARDS": "0", "DICETAVERN_SHARD_COUNT": "two"}, "must be a whole number"),
+        (["run"], {"DICETAVERN_LEASE_TTL": "-1"}, "DICETAVERN_LEASE_TTL"),
+    ],
+)
+def test_bad_shards_are_a_one_line_error(env, capsys, argv, variables, words):
+    env.setenv("DISCORD_TOKEN", "token")
+    for name in ("DICETAVERN_SHARDS", "DICETAVERN_SHARD_COUNT"):
+        env.delenv(name, raising=False)
+    for name, value in variables.items():
+        env.setenv(name, value)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    (line,) = [line for line in err.splitlines() if line.strip()]
+    assert line.startswith("error: ") and words in line
+
+
+def test_a_bot_on_some_shards_is_an_auto_sharded_bot_on_them(tmp_path):
+    from bot.client import ShardedDiceTavern
+    from bot.tables.shards import parse
+
+    sharded = DiceTavern(database=str(tmp_path / "db.sqlite3"), shards=parse("1,3", 4))
+    assert isinstance(sharded, ShardedDiceTavern) and isinstance(sharded, commands.AutoShardedBot)
+    assert (sharded.shard_ids, sharded.shard_count) == ([1, 3], 4)
+    assert sharded.shard_range == parse("1,3", 4)
+    assert sharded.heartbeat == Path(f"{tmp_path}/db.sqlite3.shards-1_3-of-4.heartbeat")
+
+    plain = DiceTavern(database_path=str(tmp_path / "db.sqlite3"))  # the older keyword still works
+    assert type(plain) is DiceTavern and not isinstance(plain, commands.AutoShardedBot)
+    assert plain.database == str(tmp_path / "db.sqlite3") and plain.shard_count is None
+    assert type(DiceTavern(database=":memory:", shards=parse("0", 1))) is DiceTavern  # one shard: not sharded
+
+
+def test_the_heartbeat_of_a_postgresql_bot_is_in_data_or_where_the_environment_says(env, tmp_path):
+    from bot.client import heartbeat_path, shown_database
+    from bot.tables.shards import parse
+
+    url = "postgresql://bot:secret@db:5432/tavern"
+    env.delenv("DICETAVERN_HEARTBEAT", raising=False)
+    assert heartbeat_path(url) == Path("data/dicetavern.heartbeat")
+    assert heartbeat_path(url, parse("0-3", 8)) == Path("data/dicetavern.shards-0-3-of-8.heartbeat")
+    assert shown_database(url) == "postgresql://bot:***@db:5432/tavern"  # logs and errors never show a password
+    env.setenv("DICETAVERN_HEARTBEAT", str(tmp_path / "beat"))
+    assert heartbeat_path(url, parse("0-3", 8)) == tmp_path / "beat"
+
+
+def test_health_finds_the_heartbeat_of_the_shards_it_is_told(env, tmp_path, capsys):
+    env.setenv("DATABASE_URL", "postgresql://bot@db/tavern")
+    env.delenv("DICETAVERN_HEARTBEAT", raising=False)
+    beat = tmp_path / "data" / "dicetavern.shards-1-of-2.heartbeat"  # (env: the working directory is tmp_path)
+    beat.parent.mkdir()
+    beat.touch()
+    assert cli.main(["health", "--shards", "1", "--shard-count", "2"]) == 0
+    assert cli.main(["health", "--shards", "0", "--shard-count", "2"]) == 1
+    env.setenv("DICETAVERN_SHARDS", "1")
+    env.setenv("DICETAVERN_SHARD_COUNT", "2")
+    assert cli.main(["health"]) == 0
+    capsys.readouterr()
+    assert cli.main(["health", "--shards", "5"]) == 1
+    assert "out of range" in capsys.readouterr().err
+
+
+async def test_a_bot_that_loses_its_lease_stops_and_run_exits_with_status_4(env, tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "tavern.sqlite3"
+    env.setenv("DATABASE_PATH", str(db))
+    env.setenv("DICETAVERN_LEASE_TTL", "0.3")  # renewed every 0.1 s
+    async with FakeDiscord() as fake:
+        fake.add_guild("One")
+        stop, task = await _run_until_ready(fake, caplog)
+        assert not task.done()
+        thief = await Store.open(str(db))
+        try:
+            (lease,) = await thief.fetch_all("SELECT owner, token FROM leases")
+            assert lease["owner"]  # the running bot holds shard 0 of 1
+            await thief.write([("UPDATE leases SET owner = 'thief', token = token + 1", ())])
+        finally:
+            await thief.close()
+        with pytest.raises(cli.CliError) as caught:
+            await asyncio.wait_for(task, 10)
+    assert caught.value.status == cli.LEASE_LOST == 4
+    assert not (tmp_path / "tavern.sqlite3.heartbeat").exists()
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("lost the lease on shard 0 to thief" in m for m in messages)

@@ -86,15 +86,15 @@ def test_owns_follows_the_formula():
         Shards(frozenset({3}), 2)
 
 
-async def test_the_sql_condition_picks_the_same_guilds_as_owns(tmp_path):
-    store = await Store.open(tmp_path / "s.sqlite3")
+async def test_the_sql_condition_picks_the_same_guilds_as_owns(database):
+    store = await Store.open(database)
     try:
         guilds = [EVEN_A, EVEN_B, ODD_A, ODD_B, 2**63 - 1, 1 << 22, 3 << 22, 5]
         for count in (2, 3, 8):
             for ids in ({0}, {1}, {0, count - 1}):
                 shards = Shards(frozenset(ids), count)
-                sql = " UNION ALL ".join(f"SELECT {g} AS guild_id" for g in guilds)
-                rows = await store.fetch_all(f"SELECT guild_id FROM ({sql}) WHERE {shards.sql()}")
+                sql = " UNION ALL ".join(f"SELECT CAST({g} AS BIGINT) AS guild_id" for g in guilds)
+                rows = await store.fetch_all(f"SELECT guild_id FROM ({sql}) AS g WHERE {shards.sql()}")
                 assert sorted(r[0] for r in rows) == sorted(g for g in guilds if shards.owns(g))
     finally:
         await store.close()
@@ -125,10 +125,10 @@ async def fill(path, clock):
     await store.close()
 
 
-async def test_a_service_of_shard_0_restores_and_times_out_only_its_guilds_tables(tmp_path):
+async def test_a_service_of_shard_0_restores_and_times_out_only_its_guilds_tables(database):
     clock = Clock()
-    await fill(tmp_path / "t.sqlite3", clock)
-    store = await Store.open(tmp_path / "t.sqlite3")
+    await fill(database, clock)
+    store = await Store.open(database)
     service = TableService(
         store, SeededDice(4), clock=clock, run_dispatcher=False, auto_bots=False, shards=parse("0", 2)
     )
@@ -158,10 +158,10 @@ async def test_a_service_of_shard_0_restores_and_times_out_only_its_guilds_table
         await store.close()
 
 
-async def test_computer_players_move_only_at_this_shards_tables(tmp_path):
+async def test_computer_players_move_only_at_this_shards_tables(database):
     clock = Clock()
-    await fill(tmp_path / "t.sqlite3", clock)
-    store = await Store.open(tmp_path / "t.sqlite3")
+    await fill(database, clock)
+    store = await Store.open(database)
     service = TableService(store, SeededDice(4), clock=clock, run_dispatcher=False, shards=parse("1", 2))
     try:
         await service.start()
@@ -174,11 +174,11 @@ async def test_computer_players_move_only_at_this_shards_tables(tmp_path):
         await store.close()
 
 
-async def test_compaction_takes_only_this_shards_finished_games(tmp_path):
+async def test_compaction_takes_only_this_shards_finished_games(database):
     clock = Clock()
-    await fill(tmp_path / "t.sqlite3", clock)
+    await fill(database, clock)
     clock.now += 31 * DAY
-    store = await Store.open(tmp_path / "t.sqlite3")
+    store = await Store.open(database)
     service = TableService(store, SeededDice(4), clock=clock, run_dispatcher=False, retention=30, shards=parse("1", 2))
     try:
         await service.start()
@@ -190,8 +190,8 @@ async def test_compaction_takes_only_this_shards_finished_games(tmp_path):
         await store.close()
 
 
-async def test_a_table_for_another_shards_guild_is_refused(tmp_path):
-    store = await Store.open(tmp_path / "t.sqlite3")
+async def test_a_table_for_another_shards_guild_is_refused(database):
+    store = await Store.open(database)
     service = TableService(store, SeededDice(4), run_dispatcher=False, shards=parse("0", 2))
     try:
         await service.start()
