@@ -225,6 +225,39 @@ async def test_two_processes_on_two_shards_survive_a_kill_and_share_the_boards(p
         fake.assert_no_problems()
 
 
+async def test_a_stalled_process_loses_its_shard_to_a_new_one_and_exits_without_writing(
+    postgres: str, tmp_path: Path
+) -> None:
+    async with cluster(postgres, tmp_path) as run:
+        fake = run.fake
+        keeper = fake.add_user("keeper")
+        hall = add_server(fake, "Hall", 1, ("carol", "dave"), keeper)
+        sync = await run.process("sync", "1", "sync").start()
+        assert await sync.wait_exit(START) == 0, "dicetavern sync failed"
+        stalled = await run.run("shard-1", 1)
+        board = await open_pig(fake, hall)
+        await play(fake, hall, board, until_banked=True)
+        banked = scores(board)
+
+        # shard 1's process freezes; a new one takes the shard once the frozen one's lease has expired
+        stalled.pause()
+        successor = await run.run("shard-1 successor", 1)
+        assert successor.logged(r"took the leases on shards \[1\] .*tokens \[2\]") is not None
+        turn = TURN.search(board.text)
+        assert turn is not None
+        assert (await press(fake, hall.players[turn.group(1)], board, "roll")).type == 7
+        assert scores(board) == banked, board.text
+
+        # thawed, the old process finds its lease taken: it says so, writes nothing more and exits with status 4
+        stalled.resume()
+        assert await stalled.wait_exit(START) == 4, "a process that lost its lease must exit with status 4"
+        assert stalled.logged(r"lost the lease on shard 1") is not None
+        await play(fake, hall, board)
+        winner(hall, board)
+        assert await successor.stop() == 0
+        fake.assert_no_problems()
+
+
 @pytest.mark.xfail(
     raises=AssertionError,
     strict=True,

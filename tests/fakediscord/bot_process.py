@@ -155,6 +155,16 @@ class BotProcess:
         if self.proc is not None and self.proc.returncode is None:
             self.proc.kill()
 
+    def pause(self) -> None:
+        """SIGSTOP: the process freezes (a stalled machine, a long GC pause) with its sockets and leases as they are."""
+        assert self.proc is not None and self.proc.returncode is None, f"{self.name} is not running"
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT after :meth:`pause`."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGCONT)
+
     async def stop(self, timeout: float = 20.0) -> int | None:
         """SIGTERM and wait for a clean exit; SIGKILL after ``timeout``. Returns the exit status of the SIGTERM
         (None if it had to be killed)."""
@@ -163,6 +173,7 @@ class BotProcess:
         if not self.exited:
             with contextlib.suppress(ProcessLookupError):
                 self.proc.send_signal(signal.SIGTERM)
+                self.proc.send_signal(signal.SIGCONT)  # a paused process handles the SIGTERM once it runs
             try:
                 await self.wait_exit(timeout)
             except TimeoutError:
