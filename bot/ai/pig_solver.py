@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.ai import pig_columns
 from bot.ai.pig_tables import (
     DATA_DIR,
     DOUBLE_ONES,
@@ -290,10 +291,33 @@ def _with_wipes(rules: PigRules, run: Sweep, nsides: int) -> dict[str, Any]:
 def solve(rules: PigRules | None = None, **options: Any) -> Solution:
     """Solve a variant for the optimal (win-probability maximising) policy. Needs numpy.
 
-    The wavefront solver (:func:`_wave_pass`), repeated until every decision is greedy at its own values;
-    with ``double_ones=lose_score`` inside an outer fixed-point iteration on the wiped roller's values
-    ``P(j, 0, 0)`` (see the module docstring).
+    One die, Big Pig and ``double_ones=bust`` without a forced re-roll: :mod:`bot.ai.pig_columns` (a small
+    step per cell and layer); the rest: :func:`solve_wavefront`. Both give the same bits (the tests check).
     """
+    rules = rules or PigRules(**options)
+    np = require_numpy()
+    kern = _kernel(np, rules)
+    if pig_columns.supports(kern):
+        start = time.perf_counter()
+        fast = pig_columns.solve_columns(np, rules, kern)
+        i, j = np.indices((rules.target, rules.target))
+        return Solution(
+            rules,
+            fast.bits,
+            fast.q[i + j, i],
+            time.perf_counter() - start,
+            passes=fast.iterations,
+            min_margin=fast.margin,
+            stats={"fallbacks": fast.stats["layers_settled"], "layers_resolved": 0, **fast.stats},
+        )
+    return solve_wavefront(rules)
+
+
+def solve_wavefront(rules: PigRules | None = None, **options: Any) -> Solution:
+    """The wavefront solver (:func:`_wave_pass`), repeated until every decision is greedy at its own values;
+    with ``double_ones=lose_score`` inside an outer fixed-point iteration on the wiped roller's values
+    ``P(j, 0, 0)`` (see the module docstring). :func:`solve` uses it for the variants
+    :mod:`bot.ai.pig_columns` does not cover (a forced re-roll or a score wipe)."""
     rules = rules or PigRules(**options)
     np = require_numpy()
     start = time.perf_counter()

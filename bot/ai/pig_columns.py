@@ -1,0 +1,384 @@
+"""Pig's fast exact solver: one small step per layer and cell instead of one per state.
+
+The equations are :mod:`bot.ai.pig_solver`'s (``q[s, i] = P(i, s - i, 0)``, score-sum layers ``s`` solved
+from the top, the bust cycle ``(i, j, 0) <-> (j, i, 0)`` solved exactly per pair, policy iteration per
+layer). What changes is how a cell ``(i, j)``'s turn totals ``k`` are handled. With ``b`` the bust value and
+``H(k) = 1 - q[s + k, j]`` the value of holding (``q`` is 0 past the target, so a winning total holds at 1):
+
+* *Rolling once more and then holding* beats holding now exactly when
+  ``D(k) = p_bust b + sum_g p_g H(k + g) - H(k) > 0``, i.e. when ``G[s + k, j] > 1 - b`` with
+  ``G[r, j] = (q[r, j] - sum_g p_g q[r + g, j]) / p_bust``: a number per (row, column), shared by every layer.
+  ``D(k) > 0`` proves rolling optimal at ``k`` (rolling on is worth at least rolling once, since every value is
+  at least its hold value), and where every successor ``k + g`` holds, ``D(k) <= 0`` proves holding optimal.
+* So below the last :data:`ZONE` points before the target, a cell whose ``D > 0`` turn totals form a prefix
+  ``1 .. h - 1`` rolls there and holds from ``h`` up to the zone (if the zone's lowest turn totals all hold),
+  or rolls all the way up to the zone. Its rolling stretch is then a linear recurrence with constant
+  coefficients, solved once for every distance (``_closed_form``): ``P(i, j, 0)`` is a fixed combination of
+  the bust value and the values at ``h .. h + gmax - 1``.
+* The zone itself (where "roll for the goal" starts again) is swept turn total by turn total, all cells of a
+  layer at once; a cell that fits neither pattern (none met up to target 1,000 in one die) is swept in full.
+
+Per layer the work is one comparison per state (finding ``h``) plus ~ZONE small steps; the values are exact
+for the decisions taken, and each decision is greedy at the layer's own values, as in the other solvers.
+Variants with a forced re-roll or a score wipe keep the wavefront solver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Turn totals within this many points of the target are swept one by one (the end race lives there).
+ZONE = 40
+MAX_ITERATIONS = 64  # policy iteration per layer; past this the layer settles by value iteration
+
+
+@dataclass
+class ColumnSolve:
+    """``q[s, i] = P(i, s - i, 0)`` (rows ``0 .. 2t - 2``), the packed table, and counters."""
+
+    q: Any
+    bits: bytes
+    margin: float
+    iterations: int = 0
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+def supports(kern: Any) -> bool:
+    """True for variants without a forced re-roll or a score wipe (one die, Big Pig, ``bust``)."""
+    return not kern.forced and not kern.p_wipe
+
+
+def _closed_form(np: Any, gains: list[tuple[int, float]], p_bust: float, gmax: int, t: int) -> Any:
+    """``U[d]``: the value ``d`` turn totals below a boundary ``h`` when every state in between rolls, as
+    coefficients of ``(b, V(h), V(h + 1), ..., V(h + gmax - 1))``."""
+    u = np.zeros((t + gmax + 1, gmax + 1))  # row d + gmax - 1 for d = 1 - gmax .. t + 1
+    for m in range(gmax):
+        u[gmax - 1 - m, 1 + m] = 1.0  # d = -m: the boundary value V(h + m)
+    for d in range(1, t + 2):
+        row = u[d + gmax - 1]
+        row[0] = p_bust
+        for g, p in gains:
+            row += p * u[d - g + gmax - 1]
+    return u[gmax - 1 :]  # index d = 0 .. t + 1
+
+
+class _Layer:
+    """Values of one layer's cells for given bust values (one policy-iteration step)."""
+
+    def __init__(self, np: Any, solver: _Columns, s: int) -> None:
+        t = solver.t
+        self.np, self.sv, self.s = np, solver, s
+        self.lo, self.hi = max(0, s - t + 1), min(s, t - 1)
+        self.n = self.hi - self.lo + 1
+        self.i = np.arange(self.lo, self.hi + 1)
+        self.j = s - self.i
+        self.left = t - self.i  # turn totals 0 .. left - 1 are decisions (k = 0 always rolls)
+        self.pz = int(np.count_nonzero(self.left > solver.zone))  # cells with a stretch below the zone
+        self.rows = min(solver.zone, int(self.left[0]))  # zone steps for the cell with the most
+        r = np.arange(1, self.rows + 1)
+        # hold values in the zone, by points still needed r = left - k (row T + j - r of column j)
+        self.hz = 1.0 - solver.q[np.maximum(t + self.j[None, :] - r[:, None], 0), self.j[None, :]]
+        self.first = r[:, None] == self.left[None, :]  # k = 0: no hold
+        if self.pz:
+            ja, jb = int(self.j[self.pz - 1]), int(self.j[0])
+            # G over the turn totals below the zone, columns in cell order (j descending)
+            self.block = solver.g[s + 1 : t + jb - solver.zone, ja : jb + 1][:, ::-1]
+            self.kz = self.left[: self.pz] - solver.zone  # the zone starts at this turn total
+
+    def sweep(self, b: Any, cells: Any, rows: int) -> tuple[Any, Any, Any, float]:
+        """Backward induction over the ``rows`` turn totals nearest the target for ``cells`` (an index
+        array): values as ``a + c b`` and the decisions, by points still needed ``r`` (row ``r - 1``)."""
+        np, sv = self.np, self.sv
+        g, gmin = sv.gmax, sv.gmin
+        left = self.left[cells]
+        n = len(cells)
+        v = np.empty((rows + g, 2, n))
+        v[:g, 0], v[:g, 1] = 1.0, 0.0  # r <= 0: won
+        roll = np.empty((rows, n), dtype=bool)
+        diff = np.empty((rows, n))
+        r_all = np.arange(1, rows + 1)[:, None]
+        if rows > self.rows:
+            jj = self.j[cells]
+            hz = 1.0 - sv.q[np.maximum(sv.t + jj[None, :] - r_all, 0), jj[None, :]]
+            first = r_all == left[None, :]
+        else:
+            hz, first = self.hz[:rows, cells], self.first[:rows, cells]
+        bc = b[cells]
+        for r in range(1, rows + 1):
+            row = r + g - 1
+            ac = sv.p_rev @ v[row - g : row - gmin + 1].reshape(g - gmin + 1, 2 * n)
+            a, c = ac[:n], ac[n:]
+            c += sv.p_bust
+            d = diff[r - 1]
+            np.multiply(c, bc, out=d)
+            d += a
+            d -= hz[r - 1]
+            rr = roll[r - 1]
+            np.greater(d, 0, out=rr)
+            rr |= first[r - 1]
+            v[row, 0] = np.where(rr, a, hz[r - 1])
+            v[row, 1] = np.where(rr, c, 0.0)
+        live = r_all < left[None, :]
+        margin = float(np.abs(diff[live]).min()) if live.any() else np.inf
+        return v[g - 1 :, 0], v[g - 1 :, 1], roll, margin
+
+    def values(self, b: Any) -> tuple[Any, Any, tuple[Any, ...], float]:
+        """``P(i, j, 0) = a + c b`` per cell and the decisions behind it (to compare between steps)."""
+        np, sv = self.np, self.sv
+        g, z = sv.gmax, sv.zone
+        allc = np.arange(self.n)
+        va, vc, zroll, margin = self.sweep(b, allc, self.rows)
+        a0 = np.empty(self.n)
+        c0 = np.empty(self.n)
+        near = self.left <= z  # the zone reaches k = 0
+        a0[near] = va[self.left[near], allc[near]]
+        c0[near] = vc[self.left[near], allc[near]]
+        bound = np.zeros(0, dtype=np.int64)
+        wide = np.zeros(0, dtype=np.int64)
+        wide_roll = None
+        if self.pz:
+            pz = self.pz
+            over = self.block > (1.0 - b[:pz])[None, :]  # D(k) > 0: rolling once beats holding
+            count = over.sum(axis=0)
+            rows = over.shape[0]
+            last = np.where(count > 0, rows - over[::-1].argmax(axis=0), 0) if rows else count
+            kz = self.kz
+            quiet = ~zroll[z - g : z, :pz].any(axis=0)  # the zone's lowest turn totals all hold
+            top = (last == kz - 1) | ~quiet
+            # the policy tried: roll below bound, hold from bound up to the zone (D <= 0 there, and with
+            # a quiet zone every successor holds, so holding is right); bound = kz: roll up to the zone
+            bound = np.where(top, kz, last + 1)
+            m = np.arange(g)
+            win_a = np.where(
+                top[None, :],
+                va[z - m[:, None], allc[None, :pz]],
+                1.0 - sv.q[self.s + bound[None, :] + m[:, None], self.j[None, :pz]],
+            )
+            win_c = np.where(top[None, :], vc[z - m[:, None], allc[None, :pz]], 0.0)
+            coef = sv.u[bound]  # (pz, 1 + gmax)
+            a0[:pz] = np.einsum("pm,mp->p", coef[:, 1:], win_a)
+            c0[:pz] = coef[:, 0] + np.einsum("pm,mp->p", coef[:, 1:], win_c)
+            # below bound, D > 0 proves rolling right; where D <= 0 (a dip) check rolling at its value
+            check = np.nonzero(bound - 1 > count)[0]
+            bad = np.zeros(pz, dtype=bool)
+            if len(check):
+                dips = ~over[:, check]
+                dips &= np.arange(1, rows + 1)[:, None] < bound[check][None, :]
+                rk, ci = np.nonzero(dips)
+                cell = check[ci]
+                k = rk + 1
+                cf = sv.u[bound[cell] - k]
+                ra = np.einsum("dm,md->d", cf[:, 1:], win_a[:, cell])
+                rc = cf[:, 0] + np.einsum("dm,md->d", cf[:, 1:], win_c[:, cell])
+                gap = ra + rc * b[cell] - (1.0 - sv.q[self.s + k, self.j[cell]])
+                bad[cell[gap <= 0]] = True
+                if len(gap):
+                    margin = min(margin, float(np.abs(gap).min()))
+            wide = np.nonzero(bad)[0]
+            bound = np.where(bad, -1, bound)
+            if len(wide):  # the tried policy is wrong somewhere: walk these cells down from the zone
+                a0[wide], c0[wide], wide_roll, wm = self.walk(b, wide, over, va, vc, zroll)
+                margin = min(margin, wm)
+        return a0, c0, (zroll, bound, wide, wide_roll), margin
+
+    def walk(self, b: Any, cells: Any, over: Any, va: Any, vc: Any, zroll: Any) -> tuple[Any, Any, Any, float]:
+        """Exact decisions below the zone for ``cells``, walking down from the zone. A turn total is decided
+        on its own only where D cannot: D <= 0 with a roll among its successors. Runs of D > 0 roll (values in
+        closed form); runs of D <= 0 under ``gmax`` holds hold. Once the D > 0 turn totals left below form a
+        prefix, the rest follows at once: roll down to k = 0, or hold down to the prefix and roll from there.
+        Returns ``a``, ``c`` per cell, the decisions for ``k < kz`` (one row per cell) and the margin."""
+        np, sv = self.np, self.sv
+        g, z = sv.gmax, sv.zone
+        n = len(cells)
+        sub = over[:, cells]  # row k - 1
+        kk = np.arange(1, sub.shape[0] + 1)[:, None]
+        top = np.maximum.accumulate(np.where(sub, kk, 0), axis=0)  # highest D > 0 turn total <= k
+        dip = np.maximum.accumulate(np.where(sub, 0, kk), axis=0)  # highest D <= 0 turn total <= k
+        clean = sub.cumsum(axis=0) == top  # the D > 0 turn totals <= k are a prefix 1 .. top
+        j = self.j[cells]
+        bc = b[cells]
+        mm = np.arange(g)[:, None]
+        pos = self.kz[cells] - 1  # the next turn total to decide; the window holds V(pos + 1 + m)
+        wa = va[z - mm, cells[None, :]].copy()
+        wc = vc[z - mm, cells[None, :]].copy()
+        held = ~zroll[z - 1 - mm, cells[None, :]]
+        streak = np.where(held.all(axis=0), g, held.argmin(axis=0))  # holds just above pos
+        rolls = np.zeros((n, int(pos.max()) + 1), dtype=bool)
+        a0, c0 = np.empty(n), np.empty(n)
+        margin = np.inf
+        p_fwd = sv.p_rev[::-1]
+        live = np.arange(n)
+        while len(live):
+            k = pos[live]
+            ki = np.maximum(k - 1, 0)
+            d_pos = sub[ki, live] & (k > 0)
+            cl = clean[ki, live]
+            calm = streak[live] >= g
+            stop_roll = (k == 0) | (d_pos & cl)
+            stop_hold = ~stop_roll & calm & cl
+            run_roll = ~stop_roll & ~stop_hold & d_pos
+            run_hold = ~stop_roll & ~stop_hold & ~d_pos & calm
+            alone = ~(stop_roll | stop_hold | run_roll | run_hold)
+            # finished: roll below bd, hold from bd up to pos (none for stop_roll)
+            fin = stop_roll | stop_hold
+            if fin.any():
+                d = live[fin]
+                bd = np.where(stop_roll[fin], k[fin] + 1, top[ki[fin], d] + 1)
+                hw = stop_hold[fin][None, :]
+                wa_d = np.where(hw, 1.0 - sv.q[self.s + bd[None, :] + mm, j[None, d]], wa[:, d])
+                wc_d = np.where(hw, 0.0, wc[:, d])
+                cf = sv.u[bd]
+                a0[d] = np.einsum("dm,md->d", cf[:, 1:], wa_d)
+                c0[d] = cf[:, 0] + np.einsum("dm,md->d", cf[:, 1:], wc_d)
+                self._fill(rolls, d, np.zeros_like(bd), bd)
+            if run_roll.any():  # roll from pos down to the next D <= 0 turn total e
+                d = live[run_roll]
+                hi = k[run_roll]
+                e = dip[ki[run_roll], d]
+                x = e[None, :] + 1 + mm  # the new window's turn totals
+                inside = x <= hi[None, :]
+                cf = sv.u[np.where(inside, hi[None, :] + 1 - x, 0)]  # (m, d, 1 + g)
+                old = np.where(inside, 0, x - hi[None, :] - 1)
+                ca = np.einsum("mdg,gd->md", cf[:, :, 1:], wa[:, d])
+                cc = cf[:, :, 0] + np.einsum("mdg,gd->md", cf[:, :, 1:], wc[:, d])
+                wa[:, d] = np.where(inside, ca, np.take_along_axis(wa[:, d], np.minimum(old, g - 1), axis=0))
+                wc[:, d] = np.where(inside, cc, np.take_along_axis(wc[:, d], np.minimum(old, g - 1), axis=0))
+                self._fill(rolls, d, e + 1, hi + 1)
+                pos[d] = e
+                streak[d] = 0
+            if run_hold.any():  # hold from pos down to the next D > 0 turn total t
+                d = live[run_hold]
+                t_ = top[ki[run_hold], d]
+                wa[:, d] = 1.0 - sv.q[self.s + t_[None, :] + 1 + mm, j[None, d]]
+                wc[:, d] = 0.0
+                pos[d] = t_
+            if alone.any():  # D <= 0 with a roll among the successors: decide this turn total itself
+                d = live[alone]
+                kg = k[alone]
+                ra = p_fwd @ wa[sv.gmin - 1 : g, d]
+                rc = sv.p_bust + p_fwd @ wc[sv.gmin - 1 : g, d]
+                hv = 1.0 - sv.q[self.s + kg, j[d]]
+                diff = ra + rc * bc[d] - hv
+                margin = min(margin, float(np.abs(diff).min()))
+                roll = diff > 0
+                rolls[d, kg] = roll
+                wa[1:, d] = wa[:-1, d]
+                wc[1:, d] = wc[:-1, d]
+                wa[0, d] = np.where(roll, ra, hv)
+                wc[0, d] = np.where(roll, rc, 0.0)
+                streak[d] = np.where(roll, 0, streak[d] + 1)
+                pos[d] = kg - 1
+            live = live[~fin]
+        return a0, c0, rolls, margin
+
+    @staticmethod
+    def _fill(rolls: Any, rows: Any, start: Any, stop: Any) -> None:
+        """``rolls[r, start:stop] = True`` for each row."""
+        for r, a, b in zip(rows.tolist(), start.tolist(), stop.tolist(), strict=True):
+            rolls[r, a:b] = True
+
+
+class _Columns:
+    def __init__(self, np: Any, rules: Any, kern: Any, zone: int) -> None:
+        t = rules.target
+        self.np, self.t = np, t
+        self.gains = [(kern.gmin + n, float(p)) for n, p in enumerate(kern.p_free) if p]
+        self.gmax, self.gmin = kern.gmax, kern.gmin
+        self.p_rev = np.ascontiguousarray(kern.p_free[::-1])  # by gain, largest first
+        self.p_bust = float(kern.p_bust)
+        self.zone = max(zone, self.gmax)
+        big = 2 * t - 2
+        self.q = np.zeros((big + self.gmax + 2, t))  # 0 past the target: the mover there has lost
+        self.g = np.full((big + 2, t), -np.inf)  # G below the zone only (the zone is swept)
+        self.u = _closed_form(np, self.gains, self.p_bust, self.gmax, t)
+
+    def row_g(self, s: int) -> None:
+        """G's row ``s`` (needs q's rows ``s .. s + gmax``), for the columns whose zone starts above it."""
+        t = self.t
+        ja = max(0, s - t + self.zone + 1)
+        jb = min(s, t - 1) + 1
+        if ja >= jb:
+            return
+        acc = self.q[s, ja:jb].copy()
+        for gain, p in self.gains:
+            acc -= p * self.q[s + gain, ja:jb]
+        self.g[s, ja:jb] = acc / self.p_bust
+
+
+def solve_columns(np: Any, rules: Any, kern: Any, zone: int = ZONE) -> ColumnSolve:
+    """Solve a variant that :func:`supports` accepts; the table bits come out in table order."""
+    t = rules.target
+    sv = _Columns(np, rules, kern, zone)
+    z = sv.zone
+    q = sv.q
+    h_low = np.zeros((t, t), dtype=np.int32)  # below the zone: roll for k < h_low
+    zone_bits = np.zeros((t, t, z), dtype=bool)  # zone decisions by points still needed (r - 1)
+    wide_bits: dict[tuple[int, int], Any] = {}
+    margin = np.inf
+    iterations = wide_cells = settled = 0
+    for s in range(2 * t - 2, -1, -1):
+        layer = _Layer(np, sv, s)
+        i = layer.i
+        guess = q[s + 2, np.minimum(i + 1, t - 1)]  # both scores one point higher
+        x = np.where(guess > 0, guess, 0.5)
+        prev: tuple[Any, ...] | None = None
+        for step in range(MAX_ITERATIONS + 10_000):
+            iterations += 1
+            b = 1.0 - x[::-1]
+            a0, c0, policy, lm = layer.values(b)
+            if step >= MAX_ITERATIONS:  # value iteration (each step is also greedy)
+                new = a0 + c0 * b
+                done = float(np.abs(new - x).max()) <= 1e-15
+                x = new
+                if done:
+                    settled += 1
+                    break
+                continue
+            ar, cr = a0[::-1], c0[::-1]
+            x = (a0 + c0 - c0 * (ar + cr)) / (1.0 - c0 * cr)
+            if prev is not None and _same(np, prev, policy):
+                break
+            prev = policy
+        margin = min(margin, lm)
+        q[s, i] = x
+        zroll, h, wide, wide_roll = policy
+        rows = zroll.shape[0]
+        zone_bits[i, layer.j, :rows] = zroll.T
+        if layer.pz:
+            h_low[i[: layer.pz], layer.j[: layer.pz]] = h
+        for col, p in enumerate(wide):
+            wide_cells += 1
+            wide_bits[(int(i[p]), int(layer.j[p]))] = wide_roll[col, : layer.left[p] - z].copy()
+        sv.row_g(s)
+    bits = _pack(np, t, z, h_low, zone_bits, wide_bits)
+    p_stats = {"wide_cells": wide_cells, "layers_settled": settled, "layers": 2 * t - 1}
+    return ColumnSolve(q[: 2 * t - 1], bits, margin, iterations, p_stats)
+
+
+def _same(np: Any, a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    if not (np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])):
+        return False
+    return a[3] is None or np.array_equal(a[3], b[3])
+
+
+def _pack(np: Any, t: int, z: int, h_low: Any, zone_bits: Any, wide: dict[tuple[int, int], Any]) -> bytes:
+    """The flat bitmap (i, then j, then k; see pig_tables), one mover score at a time."""
+    out, carry = [], np.zeros(0, dtype=bool)
+    ks = np.arange(t)
+    for i in range(t):
+        left = t - i
+        block = np.empty((t, left), dtype=bool)
+        below = max(0, left - z)
+        np.less(ks[None, :below], h_low[i, :, None], out=block[:, :below])
+        block[:, below:] = zone_bits[i, :, left - below - 1 :: -1] if left - below else False
+        for (wi, wj), roll in wide.items():
+            if wi == i:
+                block[wj, :below] = roll
+        run = np.concatenate((carry, block.ravel()))
+        cut = len(run) // 8 * 8
+        out.append(np.packbits(run[:cut], bitorder="little").tobytes())
+        carry = run[cut:]
+    if len(carry):
+        out.append(np.packbits(carry, bitorder="little").tobytes())
+    return b"".join(out)
