@@ -1,10 +1,10 @@
 """Ratings and seasons in the store (issue 15): recording a finished game, the back-fill, the boards and /stats reads.
 
-A finished game's ratings are a ``Step`` (``bot.store.db``) in the same write as its results rows: it runs on the
-store's thread inside that transaction, reads the players' current ratings in the server's current season, rates
-(``bot.ratings.settle``) and writes them with a history row each. Reading inside the transaction means two games
-finishing at once (a Hard computer plays at many tables) each see the other's result, and a failed batch leaves
-neither results nor ratings. The move path never reads any of this.
+A finished game's ratings are a ``Step`` (``bot.store.db``) in the same write as its results rows: it runs off the
+event loop (SQLite's thread, a worker thread on PostgreSQL) inside that transaction, reads the players' current
+ratings in the server's current season, rates (``bot.ratings.settle``) and writes them with a history row each.
+Reading inside the transaction means two games finishing at once (a Hard computer plays at many tables) each see
+the other's result, and a failed batch leaves neither results nor ratings. The move path never reads any of this.
 """
 
 from __future__ import annotations
