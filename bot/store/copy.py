@@ -17,12 +17,13 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import t
-from bot.store.copy_ends import End, converter, kind_of, open_end, parse_target
+from bot.store.copy_ends import Batch, End, converter, kind_of, open_end, parse_target
 from bot.store.db import Store
 
 DEFAULT_BATCH = 5_000
@@ -168,15 +169,16 @@ async def copy_database(
                 report.tables.append(check)
                 cols = list(columns[name])
                 convert = _converters([columns[name][c] for c in cols], [target_columns[name][c] for c in cols])
-                async for rows in src.rows(name, cols, batch):
-                    if convert is not None:
-                        rows = convert(rows)
-                    check.source += len(rows)
-                    check.source_sum = (check.source_sum + _checksum(rows)) % 2**64
-                    try:
-                        await dst.insert(name, cols, rows)
-                    except Exception as error:  # noqa: BLE001 - a bad value or a constraint: one line, rolled back
-                        raise CopyError("copy_failed", table=name, error=_one_line(error)) from error
+                async with aclosing(_read_ahead(src.rows(name, cols, batch))) as batches:
+                    async for rows in batches:
+                        if convert is not None:
+                            rows = convert(rows)
+                        check.source += len(rows)
+                        check.source_sum = (check.source_sum + _checksum(rows)) % 2**64
+                        try:
+                            await dst.insert(name, cols, rows)
+                        except Exception as error:  # noqa: BLE001 - a bad value or a constraint: one line
+                            raise CopyError("copy_failed", table=name, error=_one_line(error)) from error
             await dst.reset_identities()
             for check in report.tables:
                 cols = list(columns[check.name])
@@ -195,6 +197,20 @@ async def copy_database(
         await src.close()
         if dst is not None:
             await dst.close()
+
+
+async def _read_ahead(batches: AsyncGenerator[Batch, None]) -> AsyncGenerator[Batch, None]:
+    """``batches``, reading the next one while the caller writes the current one: the source's reads overlap the
+    target's writes (different connections)."""
+    pending = asyncio.ensure_future(anext(batches, None))
+    try:
+        while (rows := await pending) is not None:
+            pending = asyncio.ensure_future(anext(batches, None))
+            yield rows
+    finally:
+        if not pending.done():  # the copy failed: let the read in flight finish before its connection closes
+            await asyncio.wait([pending])
+        await batches.aclose()
 
 
 async def _prepare(dst: End, order: list[str], force: bool, shown: str) -> None:

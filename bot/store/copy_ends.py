@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from typing import Any, Protocol
+from collections.abc import AsyncGenerator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 
 from bot.store import db
 
+T = TypeVar("T")
+Batch = list[tuple[Any, ...]]  # rows, as many as one round trip carries
 Types = dict[str, dict[str, str]]  # table -> column -> declared type, in the schema's order
 
 LEASES = "leases"
@@ -74,7 +78,7 @@ class End(Protocol):
     async def references(self) -> dict[str, set[str]]: ...
     async def live_leases(self, now: float) -> list[tuple[int, str, float]]: ...
     async def begin_read(self) -> None: ...
-    def rows(self, table: str, columns: list[str], batch: int) -> AsyncIterator[list[tuple[Any, ...]]]: ...
+    def rows(self, table: str, columns: list[str], batch: int) -> AsyncGenerator[Batch, None]: ...
     async def begin_write(self) -> None: ...
     async def count(self, table: str) -> int: ...
     async def clear(self, table: str) -> None: ...
@@ -101,18 +105,38 @@ def _live(rows: list[dict[str, Any]], now: float) -> list[tuple[int, str, float]
 
 
 class SQLiteEnd:
-    """The standard library's sqlite3, its calls run in worker threads (one at a time) so the loop stays free."""
+    """The standard library's sqlite3 on a thread of its own, so the loop stays free. Every call on the connection,
+    and every cursor's end, happens on that one thread: a cursor freed on another thread resets its statement, which
+    sqlite3's statement cache may have handed to the call running meanwhile (CPython issue 118172)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
         self._conn = conn
+        self._thread = thread
 
     @classmethod
     async def open(cls, path: str) -> SQLiteEnd:
-        conn = await asyncio.to_thread(sqlite3.connect, path, isolation_level=None, check_same_thread=False)
-        return cls(conn)
+        thread = ThreadPoolExecutor(1, thread_name_prefix="migrate-sqlite")
+        connect = partial(sqlite3.connect, path, isolation_level=None, check_same_thread=False)
+        return cls(await asyncio.get_running_loop().run_in_executor(thread, connect), thread)
 
-    async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        return await asyncio.to_thread(lambda: self._conn.execute(sql, params).fetchall())
+    async def _call(self, fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn)
+
+    async def _do(self, sql: str) -> None:
+        def run() -> None:
+            self._conn.execute(sql).close()
+
+        await self._call(run)
+
+    async def _all(self, sql: str) -> list[Any]:
+        def run() -> list[Any]:
+            cursor = self._conn.execute(sql)
+            try:
+                return cursor.fetchall()
+            finally:
+                cursor.close()
+
+        return await self._call(run)
 
     async def tables(self) -> Types:
         names = await self._all(
@@ -133,47 +157,56 @@ class SQLiteEnd:
     async def live_leases(self, now: float) -> list[tuple[int, str, float]]:
         if LEASES not in await self.tables():
             return []
-        cursor = await asyncio.to_thread(self._conn.execute, f"SELECT * FROM {LEASES}")
-        keys = [d[0] for d in cursor.description]
-        return _live([dict(zip(keys, row, strict=True)) for row in await asyncio.to_thread(cursor.fetchall)], now)
+        rows = await self._all(f"SELECT shard, owner, expires_at FROM {LEASES}")
+        return _live([{"shard": shard, "owner": owner, "expires_at": at} for shard, owner, at in rows], now)
 
     async def begin_read(self) -> None:
-        await asyncio.to_thread(self._conn.execute, "BEGIN")
+        await self._do("BEGIN")
 
-    async def rows(self, table: str, columns: list[str], batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
-        cursor = await asyncio.to_thread(
-            self._conn.execute, f"SELECT {', '.join(map(_quote, columns))} FROM {_quote(table)}"
-        )
-        while rows := await asyncio.to_thread(cursor.fetchmany, batch):
-            yield rows
+    async def rows(self, table: str, columns: list[str], batch: int) -> AsyncGenerator[Batch, None]:
+        sql = f"SELECT {', '.join(map(_quote, columns))} FROM {_quote(table)}"
+        cursor = await self._call(lambda: self._conn.execute(sql))
+        try:
+            while rows := await self._call(lambda: cursor.fetchmany(batch)):
+                yield rows
+        finally:
+            await self._call(cursor.close)
 
     async def begin_write(self) -> None:
-        await asyncio.to_thread(self._conn.execute, "BEGIN IMMEDIATE")
+        await self._do("BEGIN IMMEDIATE")
 
     async def count(self, table: str) -> int:
         return int((await self._all(f"SELECT COUNT(*) FROM {_quote(table)}"))[0][0])
 
     async def clear(self, table: str) -> None:
-        await asyncio.to_thread(self._conn.execute, f"DELETE FROM {_quote(table)}")
+        await self._do(f"DELETE FROM {_quote(table)}")
 
-    async def insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
-        marks = ", ".join("?" for _ in columns)
-        sql = f"INSERT INTO {_quote(table)} ({', '.join(map(_quote, columns))}) VALUES ({marks})"
-        await asyncio.to_thread(self._conn.executemany, sql, rows)
+    async def insert(self, table: str, columns: list[str], rows: Batch) -> None:
+        sql = (
+            f"INSERT INTO {_quote(table)} ({', '.join(map(_quote, columns))}) VALUES ({', '.join('?' * len(columns))})"
+        )
+
+        def run() -> None:
+            self._conn.executemany(sql, rows).close()
+
+        await self._call(run)
 
     async def reset_identities(self) -> None:
         pass  # an INTEGER PRIMARY KEY continues after the largest id by itself
 
     async def commit(self) -> None:
-        await asyncio.to_thread(self._conn.execute, "COMMIT")
+        await self._do("COMMIT")
 
     async def rollback(self) -> None:
         if self._conn.in_transaction:
-            await asyncio.to_thread(self._conn.execute, "ROLLBACK")
+            await self._do("ROLLBACK")
 
     async def close(self) -> None:
-        await self.rollback()  # a source's read snapshot
-        await asyncio.to_thread(self._conn.close)
+        try:
+            await self.rollback()  # a source's read snapshot
+            await self._call(self._conn.close)
+        finally:
+            self._thread.shutdown(wait=False)
 
 
 class PostgresEnd:
@@ -212,13 +245,14 @@ class PostgresEnd:
     async def live_leases(self, now: float) -> list[tuple[int, str, float]]:
         if LEASES not in await self.tables():
             return []
-        return _live([dict(row) for row in await self._conn.fetch(f"SELECT * FROM {LEASES}")], now)
+        rows = await self._conn.fetch(f"SELECT shard, owner, expires_at FROM {LEASES}")
+        return _live([dict(row) for row in rows], now)
 
     async def begin_read(self) -> None:
         self._transaction = self._conn.transaction(isolation="repeatable_read", readonly=True)
         await self._transaction.start()
 
-    async def rows(self, table: str, columns: list[str], batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+    async def rows(self, table: str, columns: list[str], batch: int) -> AsyncGenerator[Batch, None]:
         sql = f"SELECT {', '.join(map(_quote, columns))} FROM {_quote(table)}"
         if self._transaction is None:  # a cursor needs a transaction; reads outside one get their own
             async with self._conn.transaction(isolation="repeatable_read", readonly=True):
@@ -228,7 +262,7 @@ class PostgresEnd:
             async for rows in self._fetch(sql, batch):
                 yield rows
 
-    async def _fetch(self, sql: str, batch: int) -> AsyncIterator[list[tuple[Any, ...]]]:
+    async def _fetch(self, sql: str, batch: int) -> AsyncGenerator[Batch, None]:
         cursor = await self._conn.cursor(sql)
         while records := await cursor.fetch(batch):
             yield [tuple(record) for record in records]
