@@ -28,7 +28,7 @@ from discord.ext import commands
 
 from bot.games.dice import DiceSource
 from bot.i18n import normalise, t
-from bot.store import DEFAULT_DATABASE, Store
+from bot.store import DEFAULT_DATABASE, Store, repo
 from bot.store.leases import Leases
 from bot.tables import TableService
 from bot.tables.service import DiceFactory
@@ -60,6 +60,9 @@ HEARTBEAT_INTERVAL = 30.0
 HEARTBEAT_MAX_AGE = 3 * HEARTBEAT_INTERVAL
 HEARTBEAT_ENV = "DICETAVERN_HEARTBEAT"  # the file's path, whatever the database (else see heartbeat_path)
 HEARTBEAT_DIR = "data"  # with a PostgreSQL URL: no database file to sit next to
+# A process on some shards reads members' ``/me language`` again this often: another process may have changed one
+# (the command works in any server, and in DMs, which all reach shard 0's process). One read of the users table.
+USERS_REFRESH = 120.0
 
 # Garbage collection off the hot path (issue 12): what start-up restored is frozen (out of every pass), young
 # objects are collected every 50,000 allocations instead of 700 (a move allocates a few hundred short-lived
@@ -190,6 +193,7 @@ class DiceTavern(commands.Bot):
         self._gc_saved: tuple[int, int, int] | None = None
         self._gc_task: asyncio.Task[None] | None = None
         self._lease_task: asyncio.Task[None] | None = None
+        self._users_task: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
         self._connected = False
         self._announced = False
@@ -216,6 +220,8 @@ class DiceTavern(commands.Bot):
             else:
                 gc.freeze()
             self._heartbeat_task = asyncio.create_task(self._beat(), name="heartbeat")
+            if not self.shard_range.everything:  # other processes serve the other shards
+                self._users_task = asyncio.create_task(self._refresh_users(), name="users")
 
     # -- leases -------------------------------------------------------------------------------
 
@@ -234,6 +240,20 @@ class DiceTavern(commands.Bot):
         self.lease_lost = True
         log.error("a lease on shards %s was lost: closing; a supervisor may start this process again", self.shard_range)
         self._closing = asyncio.create_task(self.close(), name="close")  # (close() awaits this task's end)
+
+    async def _refresh_users(self) -> None:
+        while True:
+            await asyncio.sleep(USERS_REFRESH)
+            try:
+                await self.refresh_user_languages()
+            except Exception as error:  # noqa: BLE001 - the next pass tries again; nothing depends on it
+                log.warning("could not read the members' languages again: %s", error)
+
+    async def refresh_user_languages(self) -> None:
+        """Members' ``/me language`` as the store has them now (one set by another process included)."""
+        presenter = getattr(self, "presenter", None)
+        if presenter is not None:
+            presenter.user_language, _ = await repo.user_languages(self.store)
 
     # -- start-up line and heartbeat ------------------------------------------------------------
 
@@ -295,22 +315,15 @@ class DiceTavern(commands.Bot):
 
     async def close(self) -> None:
         self._connected = False
-        if self._gc_task is not None:
-            self._gc_task.cancel()
-            try:
-                await self._gc_task
-            except asyncio.CancelledError:
-                pass
-            self._gc_task = None
+        await _cancel(self._gc_task)
+        self._gc_task = None
         if self._gc_saved is not None:
             gc.set_threshold(*self._gc_saved)
             self._gc_saved = None
+        await _cancel(self._users_task)
+        self._users_task = None
         if self._heartbeat_task is not None:
-            self._heartbeat_task.cancel()
-            try:
-                await self._heartbeat_task
-            except asyncio.CancelledError:
-                pass
+            await _cancel(self._heartbeat_task)
             self._heartbeat_task = None
             self.heartbeat.unlink(missing_ok=True)  # a stopped bot is unhealthy at once, not 90 s later
         if hasattr(self, "tables"):
@@ -318,18 +331,23 @@ class DiceTavern(commands.Bot):
         if getattr(self, "presenter", None) is not None:
             await self.presenter.drain()
         await super().close()
-        if self._lease_task is not None and self._lease_task is not asyncio.current_task():
-            self._lease_task.cancel()
-            try:
-                await self._lease_task
-            except asyncio.CancelledError:
-                pass
+        await _cancel(self._lease_task)
         self._lease_task = None
         if self.leases is not None:
             await self.leases.release()  # the next process takes the shards at once, not after the ttl
             self.leases = None
         if hasattr(self, "store"):
             await self.store.close()
+
+
+async def _cancel(task: asyncio.Task[None] | None) -> None:
+    """Cancel ``task`` and wait for it to end (unless it is the one running this: a lost lease's close)."""
+    if task is not None and task is not asyncio.current_task():
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
 
 
 class ShardedDiceTavern(DiceTavern, commands.AutoShardedBot):

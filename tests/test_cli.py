@@ -420,3 +420,20 @@ async def test_a_bot_that_loses_its_lease_stops_and_run_exits_with_status_4(env,
     assert not (tmp_path / "tavern.sqlite3.heartbeat").exists()
     messages = [r.getMessage() for r in caplog.records]
     assert any("lost the lease on shard 0 to thief" in m for m in messages)
+
+
+async def test_a_bot_on_some_shards_reads_the_members_languages_again(tmp_path):
+    """``/me language`` works in any server and in DMs (which reach shard 0's process): another process's change
+    reaches this one's answers at the next read (``USERS_REFRESH``)."""
+    from bot.tables.shards import parse
+
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    try:
+        bot = DiceTavern(database=str(tmp_path / "db.sqlite3"), shards=parse("1", 2))
+        bot.store = store
+        bot.presenter = SimpleNamespace(user_language={7: "de"})  # type: ignore[assignment]
+        await store.write([repo.set_user_language(5, "it"), repo.set_discord_locale(6, "el")])
+        await bot.refresh_user_languages()
+        assert bot.presenter.user_language == {5: "it"}  # 7 cleared theirs elsewhere; 6 set none
+    finally:
+        await store.close()
