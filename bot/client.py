@@ -194,6 +194,8 @@ class DiceTavern(commands.Bot):
         self._gc_task: asyncio.Task[None] | None = None
         self._lease_task: asyncio.Task[None] | None = None
         self._users_task: asyncio.Task[None] | None = None
+        self._acquiring: asyncio.Future[None] | None = None  # the leases' acquire() while setup_hook waits for it
+        self._stopping = False
         self._closing: asyncio.Task[None] | None = None
         self._connected = False
         self._announced = False
@@ -205,7 +207,8 @@ class DiceTavern(commands.Bot):
                 self.store = await Store.open(self.database)
             except DATABASE_ERRORS as error:
                 raise DatabaseUnavailable(self.database, error) from error
-            await self._take_leases()
+            if not await self._take_leases():
+                return  # closed while it waited: nothing to start
             self.tables = TableService(self.store, self.dice, bot_delay=self.bot_delay, shards=self.shard_range)
             restored = await self.tables.start()
             log.info("restored %d open tables", len(restored))
@@ -225,14 +228,24 @@ class DiceTavern(commands.Bot):
 
     # -- leases -------------------------------------------------------------------------------
 
-    async def _take_leases(self) -> None:
+    async def _take_leases(self) -> bool:
         """Hold this process's shards before any table is read: ``acquire`` waits (and logs who holds them) while
-        another live process does. From then on every write batch checks the leases (``store.fence``)."""
+        another live process does. From then on every write batch checks the leases (``store.fence``).
+        False: the bot was closed while it waited (a SIGTERM to a waiting process)."""
         leases = Leases(self.store, sorted(self.shard_range.ids), self.shard_range.count)
         log.info("taking the leases on shards %s", self.shard_range)
-        await leases.acquire()
+        self._acquiring = asyncio.ensure_future(leases.acquire())
+        try:
+            await self._acquiring
+        except asyncio.CancelledError:
+            if self._stopping:
+                return False
+            raise
+        finally:
+            self._acquiring = None
         self.leases = self.store.fence = leases
         self._lease_task = asyncio.create_task(self._keep_leases(leases), name="leases")
+        return True
 
     async def _keep_leases(self, leases: Leases) -> None:
         """Renew until a lease is lost; then close the bot (its writes are refused from then on anyway)."""
@@ -315,6 +328,9 @@ class DiceTavern(commands.Bot):
 
     async def close(self) -> None:
         self._connected = False
+        self._stopping = True
+        if self._acquiring is not None:
+            self._acquiring.cancel()  # setup_hook stops waiting for the leases, and starts nothing
         await _cancel(self._gc_task)
         self._gc_task = None
         if self._gc_saved is not None:

@@ -437,3 +437,24 @@ async def test_a_bot_on_some_shards_reads_the_members_languages_again(tmp_path):
         assert bot.presenter.user_language == {5: "it"}  # 7 cleared theirs elsewhere; 6 set none
     finally:
         await store.close()
+
+
+async def test_a_bot_waiting_for_a_lease_stops_cleanly_when_told(env, tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    db = tmp_path / "tavern.sqlite3"
+    env.setenv("DATABASE_PATH", str(db))
+    store = await Store.open(str(db))
+    held = "INSERT INTO leases (shard, shard_count, owner, host, pid, token, expires_at) VALUES (0, 1, ?, ?, 1, 5, ?)"
+    await store.write([(held, ("other", "another-host", time.time() + 600))])
+    await store.close()
+    async with FakeDiscord() as fake:
+        fake.add_guild("One")
+        stop = asyncio.Event()
+        task = asyncio.create_task(cli._run("token", stop, guild_ready_timeout=0.1))
+        waiting = "waiting for a lease: shard 0 is held by other (host another-host, pid 1)"
+        await fake.wait_for(lambda: any(waiting in r.getMessage() for r in caplog.records), 10, what="the wait")
+        stop.set()
+        await asyncio.wait_for(task, 10)  # returns: no traceback, no table restored, nothing connected for good
+    messages = [r.getMessage() for r in caplog.records]
+    assert not any(m.startswith(("restored", "ready: ")) for m in messages)
+    assert not (tmp_path / "tavern.sqlite3.heartbeat").exists()
