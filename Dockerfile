@@ -1,11 +1,14 @@
 FROM python:3.11-slim-bookworm
 
+# SQLite in the data volume by default; DATABASE_URL=postgresql://... (compose.yaml) puts the store in PostgreSQL
+# instead, and DICETAVERN_SHARDS / DICETAVERN_SHARD_COUNT make this process serve some of the bot's shards.
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     DATABASE_PATH=/app/data/dicetavern.sqlite3
 WORKDIR /app
 
 # Dependencies first, in their own layer: only pyproject.toml's dependency list and the pinned versions
-# (constraints.txt, the same pins CI tests with) decide it, so a code change does not reinstall them.
+# (constraints.txt, the same pins CI tests with) decide it, so a code change does not reinstall them. asyncpg (the
+# PostgreSQL backend) is one of them, from its binary wheel: the slim image needs no compiler.
 COPY pyproject.toml constraints.txt ./
 RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
         > /tmp/requirements.txt \
@@ -21,7 +24,8 @@ RUN pip install --no-deps . && rm -rf build
 
 USER tavern
 VOLUME ["/app/data"]
-# Healthy while the bot is connected to Discord: it touches a heartbeat file next to the database every 30 s.
+# Healthy while the bot is connected to Discord: it touches a heartbeat file every 30 s, next to the SQLite database
+# or, with DATABASE_URL, in /app/data (one file per shard range); `dicetavern health` reads the same settings.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["dicetavern", "health"]
 # SIGTERM (docker stop) shuts the bot down cleanly: in-flight actions finish, the database closes.
 STOPSIGNAL SIGTERM

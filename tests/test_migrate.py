@@ -215,18 +215,17 @@ def test_a_missing_source_is_refused_without_creating_it(tmp_path, capsys):
     assert not missing.exists() and str(missing) in capsys.readouterr().err
 
 
+def lease(owner: str, until: float) -> tuple[str, tuple[Any, ...]]:
+    return (
+        "INSERT INTO leases (shard, shard_count, owner, host, pid, token, expires_at) VALUES (0, 1, ?, 'h', 1, 1, ?)",
+        (owner, until),
+    )
+
+
 async def test_a_source_a_bot_holds_a_lease_on_is_refused(tmp_path):
     source = tmp_path / "tavern.sqlite3"
     store = await Store.open(source)
-    await store.write(
-        [
-            (
-                "INSERT INTO leases (shard, shard_count, owner, host, pid, token, expires_at)"
-                " VALUES (0, 1, 'bot-0', 'h', 1, 1, ?)",
-                (time.time() + 30,),
-            )
-        ]
-    )
+    await store.write([lease("bot-0", time.time() + 30)])
     await store.close()
     with pytest.raises(migrate.CopyError) as refused:
         await migrate.copy_database(str(source), str(tmp_path / "copy.sqlite3"))
@@ -237,6 +236,18 @@ async def test_a_source_a_bot_holds_a_lease_on_is_refused(tmp_path):
     await store.close()
     report = await migrate.copy_database(str(source), str(tmp_path / "copy.sqlite3"))
     assert report.committed and "leases" not in [c.name for c in report.tables]
+
+
+async def test_a_target_a_bot_holds_a_lease_on_is_refused_even_with_force(tmp_path):
+    source, target = tmp_path / "tavern.sqlite3", tmp_path / "served.sqlite3"
+    await (await Store.open(source)).close()
+    store = await Store.open(target)
+    await store.write([lease("bot-1", time.time() + 30), ("INSERT INTO users (user_id) VALUES (1)", ())])
+    await store.close()
+    with pytest.raises(migrate.CopyError) as refused:
+        await migrate.copy_database(str(source), str(target), force=True)
+    assert refused.value.key == "leased" and str(target) in str(refused.value)
+    assert (await contents(str(target)))["users"] == [(1, 0, None, None, None, 0)]  # untouched
 
 
 async def test_a_copy_that_does_not_match_is_rolled_back(tmp_path, monkeypatch):

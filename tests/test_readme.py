@@ -40,11 +40,13 @@ def shell_commands() -> list[str]:
 
 
 def kind(command: str) -> str:
+    if command.startswith("docker compose "):
+        return "compose"
     if command.startswith("docker "):
         return "docker"
     if "pytest" in command:
         return "test"
-    for sub in ("run", "sync", "play", "simulate"):
+    for sub in ("run", "sync", "play", "simulate", "migrate"):
         if f"{VENV_BIN}dicetavern {sub}" in command:
             return sub
     return "unknown"
@@ -60,7 +62,7 @@ def commands_of(name: str) -> list[str]:
 def test_every_readme_command_is_one_this_file_checks():
     kinds = [kind(c) for c in COMMANDS]
     assert "unknown" not in kinds, [c for c in COMMANDS if kind(c) == "unknown"]
-    assert sorted(set(kinds)) == ["docker", "play", "run", "simulate", "sync", "test"]
+    assert sorted(set(kinds)) == ["compose", "docker", "migrate", "play", "run", "simulate", "sync", "test"]
 
 
 def _args_after(command: str, program: str) -> list[str]:
@@ -174,7 +176,7 @@ def test_inline_dicetavern_commands_parse():
     for args in commands:
         cli.build_parser().parse_args(shlex.split(args))  # SystemExit on anything the CLI does not accept
     mentions = re.findall(r"`dicetavern ([^`]*)`", README)  # a subcommand named in the text
-    subcommands = {"run", "sync", "health", "play", "simulate", "verify"}
+    subcommands = {"run", "sync", "health", "play", "simulate", "verify", "migrate"}
     assert mentions and {m.split()[0] for m in mentions} <= subcommands
     assert set(cli.build_parser()._subparsers._group_actions[0].choices) == subcommands
 
@@ -202,10 +204,55 @@ def test_the_environment_table_lists_every_variable_the_code_reads():
     read = set()
     for path in (ROOT / "bot").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
+        read |= set(re.findall(r'^\w+_ENV = "([A-Z0-9_]+)"', text, flags=re.M))  # a variable's name, read elsewhere
         if "os.environ" in text:
-            read |= set(re.findall(r'"([A-Z][A-Z0-9]*_[A-Z0-9_]+)"', text))
-    assert {"DISCORD_TOKEN", "DATABASE_PATH"} <= read
+            named = set(re.findall(r'"([A-Z][A-Z0-9]*_[A-Z0-9_]+)"', text))
+            read |= {n for n in named if not re.search(rf"^{n}\b", text, flags=re.M)}  # not a constant's own name
+    assert {"DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DICETAVERN_SHARDS"} <= read
     assert read == documented
+
+
+# -- past one process: migrate and compose ---------------------------------------------------------------------------
+
+COMPOSE = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+
+
+def _compose_services() -> dict[str, str]:
+    """compose.yaml's services: name -> its block of text (read by hand: PyYAML is not a dependency)."""
+    services = COMPOSE.split("\nservices:\n")[1].split("\n\n" + "volumes:")[0]
+    blocks = re.split(r"^  ([a-z0-9-]+):\n", services, flags=re.M)[1:]
+    return dict(zip(blocks[::2], blocks[1::2], strict=True))
+
+
+def test_the_migrate_command_parses_and_reaches_composes_postgresql():
+    (command,) = commands_of("migrate")
+    args = cli.build_parser().parse_args(_args_after(command, f"{VENV_BIN}dicetavern"))
+    assert args.command == "migrate" and args.source == "sqlite:data/dicetavern.sqlite3"
+    postgres = _compose_services()["postgres"]
+    user = re.search(r"POSTGRES_USER: (\S+)", postgres).group(1)
+    password = re.search(r"POSTGRES_PASSWORD: \$\{POSTGRES_PASSWORD:-(\w+)\}", postgres).group(1)
+    database = re.search(r"POSTGRES_DB: (\S+)", postgres).group(1)
+    port = re.search(r'"127\.0\.0\.1:\$\{POSTGRES_PORT:-(\d+)\}:5432"', postgres).group(1)
+    assert args.target == f"postgresql://{user}:{password}@127.0.0.1:{port}/{database}"
+    # ... and the bots' DATABASE_URL is the same database, seen from the compose network
+    url = re.search(r"DATABASE_URL: (\S+)", COMPOSE).group(1).replace("${POSTGRES_PASSWORD:-tavern}", password)
+    assert url == f"postgresql://{user}:{password}@postgres:5432/{database}"
+
+
+def test_compose_runs_every_shard_once_after_a_healthy_postgresql():
+    services = _compose_services()
+    for command in commands_of("compose"):
+        named = [w for w in shlex.split(command)[3:] if not w.startswith("-")]
+        assert set(named) <= set(services), command
+    bots = {name: block for name, block in services.items() if name.startswith("bot-")}
+    assert len(bots) >= 2
+    count = int(re.search(r'DICETAVERN_SHARD_COUNT: "(\d+)"', COMPOSE).group(1))
+    shards = sorted(int(re.search(r'DICETAVERN_SHARDS: "(\d+)"', block).group(1)) for block in bots.values())
+    assert shards == list(range(count))
+    assert all("<<: *bot\n" in block for block in bots.values())
+    assert re.search(r"depends_on:\n\s+postgres:\n\s+condition: service_healthy", COMPOSE)
+    assert "pg_isready" in services["postgres"] and "DISCORD_TOKEN: ${DISCORD_TOKEN:?" in COMPOSE
+    assert "build: ." in COMPOSE
 
 
 # -- Docker ----------------------------------------------------------------------------------------------------------

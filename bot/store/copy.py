@@ -145,11 +145,9 @@ async def copy_database(
     dst: End | None = None
     try:
         await src.begin_read()  # one snapshot for the lease check, the counts and the rows
-        live = await src.live_leases(time.time())
-        if live:
-            shard, owner, left = live[0]
-            raise CopyError("leased", source=_shown(source), shard=shard, owner=owner, seconds=left)
+        await _refuse_leased(src, source)
         dst = await _open(target, is_source=False)
+        await _refuse_leased(dst, target)  # --force would pull a running bot's tables from under it
         columns = await src.tables()
         target_columns = await dst.tables()
         names = [name for name in columns if name not in SKIPPED]
@@ -211,6 +209,13 @@ async def _read_ahead(batches: AsyncGenerator[Batch, None]) -> AsyncGenerator[Ba
         if not pending.done():  # the copy failed: let the read in flight finish before its connection closes
             await asyncio.wait([pending])
         await batches.aclose()
+
+
+async def _refuse_leased(end: End, target: str) -> None:
+    live = await end.live_leases(time.time())
+    if live:
+        shard, owner, left = live[0]
+        raise CopyError("leased", database=_shown(target), shard=shard, owner=owner, seconds=left)
 
 
 async def _prepare(dst: End, order: list[str], force: bool, shown: str) -> None:
