@@ -20,6 +20,7 @@ processes and is shown apart: it is not in "here".
 
     python -m benchmarks.postgres                      # ~4 min
     python -m benchmarks.postgres --quick              # ~40 s
+    python -m benchmarks.postgres --shape              # also what the PostgreSQL commits held: round trips
     python -m benchmarks.postgres --database-url postgresql://postgres@127.0.0.1:5432/test --pgbench-clients 1 4
 """
 
@@ -42,6 +43,45 @@ from benchmarks._common import header, parser, percentile, show
 from benchmarks._service import GAMES
 
 STORES = ("sqlite", "postgresql")
+
+
+class Shape:
+    """What the PostgreSQL store's commits held (``--shape``): writes, statements, and the round trips its commit
+    makes for them on the writer's connection (asyncpg sends one per statement, except a run of consecutive
+    statements with the same text and no result, sent as one ``executemany``; a Step's calls are not counted)."""
+
+    commits = writes = statements = trips = 0
+
+    @classmethod
+    def install(cls) -> None:
+        from bot.store.postgres import PostgresStore
+        from bot.store.sql import SQL, returns_rows
+
+        original = PostgresStore._commit
+
+        async def counted(self: Any, writes: list[Any]) -> Any:
+            last = None
+            for statements in writes:
+                for statement in statements:
+                    text = None if callable(statement) else statement[0]
+                    text = text.postgresql if isinstance(text, SQL) else text
+                    cls.trips += text is None or text != last or returns_rows(text)
+                    last = text
+                cls.statements += len(statements)
+            cls.commits += 1
+            cls.writes += len(writes)
+            return await original(self, writes)
+
+        PostgresStore._commit = counted  # type: ignore[method-assign]
+
+    @classmethod
+    def report(cls) -> None:
+        n = max(cls.commits, 1)
+        print(
+            f"  PostgreSQL commits, the whole run (opening tables too): {cls.commits:,}, per commit "
+            f"{cls.writes / n:,.0f} writes, {cls.statements / n:,.0f} statements, {cls.trips / n:,.0f} round trips "
+            f"({cls.trips / max(cls.writes, 1):.2f} per write)"
+        )
 
 
 @dataclass
@@ -242,6 +282,8 @@ async def main_async(args: Any) -> None:
     print("SQLite: the Store's default durability, full: WAL with synchronous=FULL, fsync at every group commit")
 
     tables.WriterThread.install()
+    if args.shape:
+        Shape.install()
     games = args.games or list(GAMES)
     results: dict[str, tables.Row] = {}
     with tempfile.TemporaryDirectory(prefix="dt-bench-") as folder:
@@ -252,6 +294,8 @@ async def main_async(args: Any) -> None:
                 results[f"{row.first.store} {row.first.mode}"] = row
     if results:
         report_service(results, games, args)
+        if args.shape:
+            Shape.report()
     backends = max((r.backends for row in results.values() for r in row.runs if r.store == "postgresql"), default=1)
     if "anchor" not in args.parts or shutil.which("pgbench") is None:
         return
@@ -324,6 +368,7 @@ def main() -> None:
         help="pgbench -M query protocols (default simple, its own default, and prepared, as asyncpg runs statements)",
     )
     p.add_argument("--pgbench-seconds", type=float, help="seconds per pgbench run (default 10, --quick 2)")
+    p.add_argument("--shape", action="store_true", help="count the PostgreSQL commits' statements and round trips")
     p.add_argument("--parts", nargs="+", choices=("service", "anchor"), default=["service", "anchor"])
     args = p.parse_args()
     args.tables = args.tables or (200 if args.quick else 1000)
