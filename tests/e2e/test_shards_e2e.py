@@ -261,8 +261,8 @@ async def test_a_stalled_process_loses_its_shard_to_a_new_one_and_exits_without_
 @pytest.mark.xfail(
     raises=AssertionError,
     strict=True,
-    reason="each process keeps /me language in memory (DiscordPresenter.user_language, read at start): a DM goes to "
-    "shard 0's process, and shard 1's never learns the member's language until it restarts",
+    reason="a process keeps /me language in memory and reads it again only every 120 s (bot.client.USERS_REFRESH): "
+    "a DM reaches shard 0's process, so shard 1's answers in the old language until its next read",
 )
 async def test_a_language_chosen_in_dms_reaches_the_process_of_the_members_server(
     postgres: str, tmp_path: Path
