@@ -4,30 +4,27 @@ The database: ``--games`` finished Pig games, each with ``--actions`` action row
 history rows for two players, as the bot writes them (the rows' sizes are close to real ones: short JSON actions,
 a ~1 KB state). Each direction is run ``--repeats`` times into a fresh target (a new schema of ``--database-url``,
 a new SQLite file) and reported as rows/s over the whole command: migrations, the copy, the read-back verification
-and the commit. CPU "here" is this process (``time.process_time()``); PostgreSQL's own work is not in it.
+and the commit. CPU "here" is this process (``time.process_time()``); PostgreSQL's own work is not in it. The
+server is ``--database-url``, else ``DICETAVERN_BENCH_POSTGRES``, else the local one; without one it says "skipped".
 
-    python -m benchmarks.migrate                       # 2,000 games x 100 actions: ~210,000 rows
-    python -m benchmarks.migrate --games 200 --repeats 1
+    python -m benchmarks.migrate            # 2,000 games x 100 actions: 214,028 rows, ~1 min
+    python -m benchmarks.migrate --quick    # 200 games, one run each way
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sqlite3
 import statistics
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
-import asyncpg  # type: ignore[import-untyped]
-
+from benchmarks import _postgres
+from benchmarks._common import header, parser, show
 from bot.store import Store
 from bot.store.copy import copy_database
-
-DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 async def build(path: Path, games: int, actions: int) -> int:
@@ -92,41 +89,52 @@ async def timed(source: str, target: str) -> tuple[float, float, int]:
     return time.perf_counter() - wall, time.process_time() - cpu, report.rows
 
 
+async def one_run(direction: str, source: Path, url: str, folder: Path) -> tuple[float, float, int]:
+    """One copy in ``direction`` into a fresh target; PostgreSQL -> SQLite first fills a scratch schema to copy."""
+    schema = _postgres.scratch_name("migrate")
+    target = await _postgres.create_schema(url, schema)
+    try:
+        if direction == SQLITE_TO_PG:
+            return await timed(f"sqlite:{source}", target)
+        await copy_database(f"sqlite:{source}", target)
+        return await timed(target, f"sqlite:{folder / f'{schema}.sqlite3'}")
+    finally:
+        await _postgres.drop_schema(url, schema)
+
+
+SQLITE_TO_PG, PG_TO_SQLITE = "SQLite -> PostgreSQL", "PostgreSQL -> SQLite"
+
+
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--actions", type=int, default=100)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--database-url", default=DEFAULT_URL)
-    args = parser.parse_args()
-    admin = await asyncpg.connect(args.database_url)
-    with tempfile.TemporaryDirectory() as folder:
-        source = Path(folder) / "source.sqlite3"
-        rows = await build(source, args.games, args.actions)
-        print(f"{rows:,} rows ({args.games:,} games x {args.actions} actions), {source.stat().st_size / 1e6:.1f} MB")
-        for direction in ("sqlite -> postgresql", "postgresql -> sqlite"):
-            walls, cpus = [], []
-            for n in range(args.repeats):
-                schema = f"bench_{uuid.uuid4().hex[:10]}"
-                await admin.execute(f"CREATE SCHEMA {schema}")
-                url = f"{args.database_url}{'&' if '?' in args.database_url else '?'}search_path={schema}"
-                try:
-                    if direction.startswith("sqlite"):
-                        wall, cpu, copied = await timed(f"sqlite:{source}", url)
-                    else:
-                        await copy_database(f"sqlite:{source}", url)
-                        wall, cpu, copied = await timed(url, f"sqlite:{Path(folder) / f'back{n}.sqlite3'}")
-                finally:
-                    await admin.execute(f"DROP SCHEMA {schema} CASCADE")
-                assert copied == rows
-                walls.append(wall)
-                cpus.append(cpu)
-            wall, cpu = statistics.median(walls), statistics.median(cpus)
-            print(
-                f"{direction:<22} {wall:6.2f} s wall, {cpu:6.2f} s CPU here (median of {args.repeats}):"
-                f" {rows / wall:,.0f} rows/s"
-            )
-    await admin.close()
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=None, help="finished games in the database (default 2,000)")
+    p.add_argument("--actions", type=int, default=100, help="action rows per game")
+    p.add_argument("--repeats", type=int, default=None, help="runs per direction (default 3)")
+    p.add_argument("--database-url", default=None, help=f"PostgreSQL (default: {_postgres.URL_ENV} or the local one)")
+    args = p.parse_args()
+    games = args.games or (200 if args.quick else 2000)
+    repeats = args.repeats or (1 if args.quick else 3)
+    url = _postgres.base_url(args.database_url)
+    header(f"migrate: {games:,} finished games x {args.actions} actions, both directions, {repeats} run(s) each")
+    why = await _postgres.reachable(url)
+    if why is not None:
+        print(f"skipped: no PostgreSQL at {url} ({why})")
+        return
+    print(f"server: {_postgres.describe(await _postgres.settings(url))}")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        source = folder / "source.sqlite3"
+        rows = await build(source, games, args.actions)
+        print(f"source: {rows:,} rows, {source.stat().st_size / 1e6:.1f} MB")
+        results = []
+        for direction in (SQLITE_TO_PG, PG_TO_SQLITE):
+            runs = [await one_run(direction, source, url, folder) for _ in range(repeats)]
+            assert all(copied == rows for _, _, copied in runs)
+            wall = statistics.median(r[0] for r in runs)
+            cpu = statistics.median(r[1] for r in runs)
+            results.append([direction, wall, cpu, rows / wall])
+        show(results, ["direction", "wall s (median)", "CPU s here", "rows/s"])
+    print("Wall is the whole command (schema, copy, read-back check, commit); PostgreSQL's own CPU is not in 'here'.")
 
 
 if __name__ == "__main__":
