@@ -458,3 +458,15 @@ async def test_a_bot_waiting_for_a_lease_stops_cleanly_when_told(env, tmp_path, 
     messages = [r.getMessage() for r in caplog.records]
     assert not any(m.startswith(("restored", "ready: ")) for m in messages)
     assert not (tmp_path / "tavern.sqlite3.heartbeat").exists()
+
+
+async def test_a_postgresql_server_that_does_not_answer_is_a_one_line_error_without_the_password(env, capsys):
+    async with FakeDiscord() as fake:
+        fake.add_guild("Tavern")
+        env.setenv("DISCORD_TOKEN", "token")
+        env.setenv("DATABASE_URL", "postgresql://bot:hunter2@127.0.0.1:1/tavern")  # nothing listens on port 1
+        assert await asyncio.to_thread(cli.main, ["run"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "hunter2" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("error: cannot open the database postgresql://bot:***@127.0.0.1:1/tavern (DATABASE_URL): ")
