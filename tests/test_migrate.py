@@ -281,3 +281,12 @@ def test_tables_come_after_the_tables_they_reference():
     references = {"actions": {"games"}, "results": {"games"}, "games": set(), "ratings": set(), "loop": {"loop"}}
     order = migrate.dependency_order(["actions", "ratings", "results", "games", "loop"], references)
     assert order == ["games", "actions", "ratings", "results", "loop"]
+
+
+async def test_a_database_is_not_copied_onto_itself_however_it_is_spelled(tmp_path, monkeypatch):
+    source = tmp_path / "tavern.sqlite3"
+    await (await Store.open(source)).close()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(migrate.CopyError) as refused:
+        await migrate.copy_database(f"sqlite:{source}", "sqlite:./tavern.sqlite3", force=True)
+    assert refused.value.key == "same"

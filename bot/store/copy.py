@@ -7,7 +7,8 @@ the order of their foreign keys, the target's side in ONE transaction: on Postgr
 count, and an order-free checksum of its rows (the sum of the rows' hashes), read back from the target inside the
 same transaction. Anything that does not match rolls the whole copy back, so the target is either a verified copy
 or untouched. A non-empty target is refused unless ``--force`` (which empties it in the same transaction), and so is
-a source on which a bot holds a live lease (a copy of a database being written would be stale at once).
+a source or a target on which a bot holds a live lease (a copy of a database being written is stale at once, and
+a database being served is not the copy's to fill).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import t
-from bot.store.copy_ends import Batch, End, converter, kind_of, open_end, parse_target
+from bot.store.copy_ends import Batch, End, Types, converter, kind_of, open_end, parse_target
 from bot.store.db import Store
 
 DEFAULT_BATCH = 5_000
@@ -139,50 +140,27 @@ async def copy_database(
     """Copy every table of ``source`` into ``target`` and verify it; commits only if every table matches (and not
     ``dry_run``). Raises :class:`CopyError` for a refusal (nothing written but the target's schema)."""
     started = time.perf_counter()
-    if _parse(source) == _parse(target):
+    if _same(source, target):
         raise CopyError("same", target=_shown(target))
     src = await _open(source, is_source=True)
     dst: End | None = None
     try:
-        await src.begin_read()  # one snapshot for the lease check, the counts and the rows
+        await src.begin_read()  # one snapshot for the lease check, the schema and the rows
         await _refuse_leased(src, source)
         dst = await _open(target, is_source=False)
         await _refuse_leased(dst, target)  # --force would pull a running bot's tables from under it
-        columns = await src.tables()
-        target_columns = await dst.tables()
-        names = [name for name in columns if name not in SKIPPED]
-        for name in names:
-            if name not in target_columns:
-                raise CopyError("missing_table", target=_shown(target), table=name)
-            missing = [c for c in columns[name] if c not in target_columns[name]]
-            if missing:
-                raise CopyError("missing_columns", target=_shown(target), table=name, columns=", ".join(missing))
+        columns, target_columns = await src.tables(), await dst.tables()
+        names = _tables_to_copy(columns, target_columns, _shown(target))
         order = dependency_order(names, await src.references())
         await dst.begin_write()
         report = Report()
         try:
             await _prepare(dst, order, force, _shown(target))
             for name in order:
-                check = TableCheck(name)
-                report.tables.append(check)
-                cols = list(columns[name])
-                convert = _converters([columns[name][c] for c in cols], [target_columns[name][c] for c in cols])
-                async with aclosing(_read_ahead(src.rows(name, cols, batch))) as batches:
-                    async for rows in batches:
-                        if convert is not None:
-                            rows = convert(rows)
-                        check.source += len(rows)
-                        check.source_sum = (check.source_sum + _checksum(rows)) % 2**64
-                        try:
-                            await dst.insert(name, cols, rows)
-                        except Exception as error:  # noqa: BLE001 - a bad value or a constraint: one line
-                            raise CopyError("copy_failed", table=name, error=_one_line(error)) from error
+                report.tables.append(await _copy_table(src, dst, name, columns[name], target_columns[name], batch))
             await dst.reset_identities()
             for check in report.tables:
-                cols = list(columns[check.name])
-                async for rows in dst.rows(check.name, cols, batch):
-                    check.target += len(rows)
-                    check.target_sum = (check.target_sum + _checksum(rows)) % 2**64
+                await _read_back(dst, check, list(columns[check.name]), batch)
             if report.ok and not dry_run:
                 await dst.commit()
                 report.committed = True
@@ -195,6 +173,52 @@ async def copy_database(
         await src.close()
         if dst is not None:
             await dst.close()
+
+
+def _same(source: str, target: str) -> bool:
+    (dialect, a), (other, b) = _parse(source), _parse(target)
+    if dialect == other == "sqlite":
+        return os.path.realpath(a) == os.path.realpath(b)
+    return (dialect, a) == (other, b)
+
+
+def _tables_to_copy(columns: Types, target_columns: Types, shown: str) -> list[str]:
+    """The source's tables but its bookkeeping; refused if the target lacks any of them or of their columns."""
+    names = [name for name in columns if name not in SKIPPED]
+    for name in names:
+        if name not in target_columns:
+            raise CopyError("missing_table", target=shown, table=name)
+        missing = [c for c in columns[name] if c not in target_columns[name]]
+        if missing:
+            raise CopyError("missing_columns", target=shown, table=name, columns=", ".join(missing))
+    return names
+
+
+async def _copy_table(
+    src: End, dst: End, name: str, types: dict[str, str], target_types: dict[str, str], batch: int
+) -> TableCheck:
+    """Stream one table from ``src`` into ``dst``; the check holds what was read (rows and checksum)."""
+    check = TableCheck(name)
+    cols = list(types)
+    convert = _converters([types[c] for c in cols], [target_types[c] for c in cols])
+    try:
+        async with aclosing(_read_ahead(src.rows(name, cols, batch))) as batches:
+            async for rows in batches:
+                if convert is not None:
+                    rows = convert(rows)
+                check.source += len(rows)
+                check.source_sum = (check.source_sum + _checksum(rows)) % 2**64
+                await dst.insert(name, cols, rows)
+    except Exception as error:  # noqa: BLE001 - a bad value, a constraint, a broken source: one line, rolled back
+        raise CopyError("copy_failed", table=name, error=_one_line(error)) from error
+    return check
+
+
+async def _read_back(dst: End, check: TableCheck, cols: list[str], batch: int) -> None:
+    """What the target now holds of one table, counted and summed as the source's rows were."""
+    async for rows in dst.rows(check.name, cols, batch):
+        check.target += len(rows)
+        check.target_sum = (check.target_sum + _checksum(rows)) % 2**64
 
 
 async def _read_ahead(batches: AsyncGenerator[Batch, None]) -> AsyncGenerator[Batch, None]:
