@@ -3,8 +3,10 @@
 The real ``dicetavern`` CLI runs in child processes (tests/fakediscord/bot_process.py), each on one shard of
 two: a Pig game in each shard's server; the process of shard 1 is killed with SIGKILL mid-game and started
 again, and both games finish; each server's leaderboard, and the global board once both opt in, read the
-results; a third process asked for both shards waits for their leases and neither connects nor acts.
-Everything waits on conditions (the fake's ``wait_for``, a process's log), never on a sleep.
+results; a third process asked for both shards waits for their leases and neither connects nor acts. A process
+frozen (SIGSTOP) past its lease loses the shard to a new process and, thawed, exits with status 4 unwritten.
+Everything waits on conditions (the fake's ``wait_for``, a process's log), never on a sleep; a failure carries
+every process's log as a note.
 """
 
 from __future__ import annotations
