@@ -252,7 +252,7 @@ class DiceTavern(commands.Bot):
         await leases.run()  # returns once a lease is lost (it logs to whom)
         self.lease_lost = True
         log.error("a lease on shards %s was lost: closing; a supervisor may start this process again", self.shard_range)
-        self._closing = asyncio.create_task(self.close(), name="close")  # (close() awaits this task's end)
+        self._closing = asyncio.create_task(self.close(), name="close")  # (held: a task needs a reference)
 
     async def _refresh_users(self) -> None:
         while True:
