@@ -4,7 +4,8 @@ The real ``dicetavern`` CLI runs in child processes (tests/fakediscord/bot_proce
 two: a Pig game in each shard's server; the process of shard 1 is killed with SIGKILL mid-game and started
 again, and both games finish; each server's leaderboard, and the global board once both opt in, read the
 results; a third process asked for both shards waits for their leases and neither connects nor acts. A process
-frozen (SIGSTOP) past its lease loses the shard to a new process and, thawed, exits with status 4 unwritten.
+frozen (SIGSTOP) past its lease loses the shard to a new process and, thawed, exits with status 4 unwritten. A
+process on both shards takes neither while one is held, and both (and their games) once both holders stop.
 Everything waits on conditions (the fake's ``wait_for``, a process's log), never on a sleep; a failure carries
 every process's log as a note.
 """
@@ -257,6 +258,48 @@ async def test_a_stalled_process_loses_its_shard_to_a_new_one_and_exits_without_
         await play(fake, hall, board)
         winner(hall, board)
         assert await successor.stop() == 0
+        fake.assert_no_problems()
+
+
+async def test_a_process_waiting_for_both_shards_takes_over_when_both_holders_have_stopped(
+    postgres: str, tmp_path: Path
+) -> None:
+    async with cluster(postgres, tmp_path) as run:
+        fake = run.fake
+        keeper = fake.add_user("keeper")
+        inn = add_server(fake, "Inn", 0, ("alice", "bob"), keeper)
+        hall = add_server(fake, "Hall", 1, ("carol", "dave"), keeper)
+        sync = await run.process("sync", "0", "sync").start()
+        assert await sync.wait_exit(START) == 0, "dicetavern sync failed"
+        first, second = await run.run("shard-0", 0), await run.run("shard-1", 1)
+        boards = [await open_pig(fake, inn), await open_pig(fake, hall)]
+        await play(fake, hall, boards[1], until_banked=True)
+        banked = scores(boards[1])
+
+        both = await run.process("both", "0-1").start()
+        await both.wait_for_log(r"waiting for a lease: shard 1", START)
+        assert await first.stop() == 0  # shard 0 is free now, shard 1 is not: it takes neither
+        stopped_at = len(both.lines)
+        await fake.wait_for(
+            lambda: any("waiting for a lease: shard 1" in line for line in both.lines[stopped_at:]),
+            ACT,
+            what="the waiting process to try again after shard 0 was released",
+        )
+        assert both.logged("took the leases") is None and fake.shard_connection(0) is None
+
+        assert await second.stop() == 0
+        await both.wait_for_log(r"took the leases on shards \[0, 1\]", START)
+        await fake.wait_for(
+            lambda: fake.shard_connection(0) and fake.shard_connection(1), START, what="both shards to identify"
+        )
+        assert both.logged(r"restored 2 open tables") is not None
+        turn = TURN.search(boards[1].text)
+        assert turn is not None
+        assert (await press(fake, hall.players[turn.group(1)], boards[1], "roll")).type == 7
+        assert scores(boards[1]) == banked, boards[1].text
+        await play(fake, hall, boards[1])
+        await play(fake, inn, boards[0])
+        assert await both.stop() == 0
         fake.assert_no_problems()
 
 
