@@ -55,10 +55,11 @@ async def postgres() -> AsyncIterator[str]:
 class Cluster:
     """The fake, the servers, and every bot process the test started (all stopped in ``close``)."""
 
-    def __init__(self, fake: FakeDiscord, database: str, workdir: Path) -> None:
+    def __init__(self, fake: FakeDiscord, database: str, workdir: Path, lease_ttl: float) -> None:
         self.fake = fake
         self.database = database
         self.workdir = workdir
+        self.lease_ttl = lease_ttl
         self.processes: list[BotProcess] = []
 
     def process(self, name: str, shards: str, *args: str) -> BotProcess:
@@ -68,7 +69,7 @@ class Cluster:
             "DATABASE_PATH": None,
             "DICETAVERN_SHARDS": shards,
             "DICETAVERN_SHARD_COUNT": str(SHARDS),
-            "DICETAVERN_LEASE_TTL": "3",
+            "DICETAVERN_LEASE_TTL": str(self.lease_ttl),
         }
         proc = BotProcess(name, self.fake, env, args or ("run",), cwd=self.workdir)
         self.processes.append(proc)
@@ -95,13 +96,16 @@ class Cluster:
 
 
 @contextlib.asynccontextmanager
-async def cluster(database: str, workdir: Path) -> AsyncIterator[Cluster]:
+async def cluster(database: str, workdir: Path, *, lease_ttl: float = 10.0) -> AsyncIterator[Cluster]:
+    """The fake with shard count 2 and a :class:`Cluster` for the processes. A lease lives ``lease_ttl`` s unless
+    renewed (every third of it): short enough that a test waiting for an expiry is quick, long enough that a
+    process starved of CPU on a busy machine does not lose its lease by accident."""
     # A callback gets 10 s rather than Discord's 3: the bots are other processes on a shared 2-core machine.
     # Heartbeats every 10 min, not 45 s: over loopback the ACK can beat discord.py's keep-alive thread to
     # recording the send, and the bot then logs a false "Can't keep up ... 45.0s behind".
     fake = FakeDiscord(token=TOKEN, recommended_shards=SHARDS, interaction_deadline=10.0, heartbeat_interval_ms=600_000)
     async with fake:
-        running = Cluster(fake, database, workdir)
+        running = Cluster(fake, database, workdir, lease_ttl)
         try:
             yield running
         except BaseException as error:
@@ -231,7 +235,7 @@ async def test_two_processes_on_two_shards_survive_a_kill_and_share_the_boards(p
 async def test_a_stalled_process_loses_its_shard_to_a_new_one_and_exits_without_writing(
     postgres: str, tmp_path: Path
 ) -> None:
-    async with cluster(postgres, tmp_path) as run:
+    async with cluster(postgres, tmp_path, lease_ttl=4.0) as run:  # the successor waits for the expiry
         fake = run.fake
         keeper = fake.add_user("keeper")
         hall = add_server(fake, "Hall", 1, ("carol", "dave"), keeper)
