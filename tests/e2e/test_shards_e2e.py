@@ -67,6 +67,7 @@ class Cluster:
             "DISCORD_TOKEN": TOKEN,
             "DATABASE_URL": self.database,
             "DATABASE_PATH": None,
+            "DICETAVERN_HEARTBEAT": None,  # each process its own file (per shard range, in the working directory)
             "DICETAVERN_SHARDS": shards,
             "DICETAVERN_SHARD_COUNT": str(SHARDS),
             "DICETAVERN_LEASE_TTL": str(self.lease_ttl),
