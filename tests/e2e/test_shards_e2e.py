@@ -88,6 +88,11 @@ class Cluster:
         assert not proc.exited, f"{name} exited ({proc.returncode}) before it identified"
         return proc
 
+    async def health(self, shard: int) -> int:
+        """``dicetavern health`` for one shard's process: 0 while its heartbeat file is fresh."""
+        check = await self.process(f"health {shard}", str(shard), "health").start()
+        return await check.wait_exit(START)
+
     async def close(self) -> None:
         for proc in self.processes:
             await proc.stop()
@@ -281,9 +286,12 @@ async def test_a_process_waiting_for_both_shards_takes_over_when_both_holders_ha
         await play(fake, hall, boards[1], until_banked=True)
         banked = scores(boards[1])
 
+        await first.wait_for_log(r"bot.client ready: ", START)  # the heartbeat file is touched on ready
+        assert await run.health(0) == 0
         both = await run.process("both", "0-1").start()
         await both.wait_for_log(r"waiting for a lease: shard 1", START)
         assert await first.stop() == 0  # shard 0 is free now, shard 1 is not: it takes neither
+        assert await run.health(0) == 1  # a stopped bot removes its heartbeat file
         stopped_at = len(both.lines)
         await fake.wait_for(
             lambda: any("waiting for a lease: shard 1" in line for line in both.lines[stopped_at:]),
