@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import shutil
 import sqlite3
 import time
 from collections.abc import AsyncIterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.games.dice import SeededDice
@@ -156,11 +159,41 @@ async def test_a_sqlite_database_moves_to_postgresql_whole_and_its_running_game_
     finally:
         await close(service)
 
+    assert await foreign_keys(postgres) == schema_foreign_keys()  # dropped for the copy, back and validated
+
     # And back: PostgreSQL to a new SQLite file gives the same rows again.
     back = tmp_path / "back.sqlite3"
     report = await migrate.copy_database(postgres, f"sqlite:{back}")
     assert report.ok and report.committed
     assert (await contents(str(back)))["ratings"] == (await contents(postgres))["ratings"]
+
+
+async def foreign_keys(url: str) -> int:
+    conn = await asyncpg.connect(url)
+    try:
+        return await conn.fetchval(
+            "SELECT COUNT(*) FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace"
+        )
+    finally:
+        await conn.close()
+
+
+def schema_foreign_keys() -> int:
+    folder = resources.files("bot.store") / "migrations" / "postgresql"
+    return sum(f.read_text().count(" REFERENCES ") for f in folder.iterdir() if f.name.endswith(".sql"))
+
+
+@pytest.mark.postgres
+async def test_a_row_without_its_parent_fails_the_copy_and_leaves_the_target_as_it_was(tmp_path, postgres):
+    source = tmp_path / "tavern.sqlite3"
+    await (await Store.open(source)).close()
+    with contextlib.closing(sqlite3.connect(source)) as conn, conn:  # without the store's PRAGMA foreign_keys
+        conn.execute("INSERT INTO actions (game_id, seq, seat, action, at) VALUES (99, 1, 0, 'roll', 1.0)")
+    with pytest.raises(migrate.CopyError) as refused:
+        await migrate.copy_database(str(source), postgres)
+    assert refused.value.key == "constraint_failed" and "actions" in str(refused.value)
+    assert all(not rows for rows in (await contents(postgres)).values())
+    assert await foreign_keys(postgres) == schema_foreign_keys() > 0
 
 
 @pytest.mark.postgres

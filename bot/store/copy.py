@@ -158,7 +158,10 @@ async def copy_database(
             await _prepare(dst, order, force, _shown(target))
             for name in order:
                 report.tables.append(await _copy_table(src, dst, name, columns[name], target_columns[name], batch))
-            await dst.reset_identities()
+            try:
+                await dst.finish_copy()
+            except Exception as error:  # noqa: BLE001 - a row without its parent: one line, rolled back
+                raise CopyError("constraint_failed", error=_one_line(error)) from error
             for check in report.tables:
                 await _read_back(dst, check, list(columns[check.name]), batch)
             if report.ok and not dry_run:
