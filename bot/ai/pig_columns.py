@@ -25,11 +25,13 @@ Variants with a forced re-roll or a score wipe keep the wavefront solver.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 #: Turn totals within this many points of the target are swept one by one (the end race lives there).
 ZONE = 40
+TIE = 1e-12  # a decision this close to its threshold (in bust value) is optimal either way, as in pig_solver
 MAX_ITERATIONS = 64  # policy iteration per layer; past this the layer settles by value iteration
 
 
@@ -97,6 +99,7 @@ class _Layer:
         v[:g, 0], v[:g, 1] = 1.0, 0.0  # r <= 0: won
         roll = np.empty((rows, n), dtype=bool)
         diff = np.empty((rows, n))
+        cs = np.empty((rows, n))
         r_all = np.arange(1, rows + 1)[:, None]
         if rows > self.rows:
             jj = self.j[cells]
@@ -110,6 +113,7 @@ class _Layer:
             ac = sv.p_rev @ v[row - g : row - gmin + 1].reshape(g - gmin + 1, 2 * n)
             a, c = ac[:n], ac[n:]
             c += sv.p_bust
+            cs[r - 1] = c
             d = diff[r - 1]
             np.multiply(c, bc, out=d)
             d += a
@@ -121,6 +125,9 @@ class _Layer:
             v[row, 1] = np.where(rr, c, 0.0)
         live = r_all < left[None, :]
         margin = float(np.abs(diff[live]).min()) if live.any() else np.inf
+        theta = bc[None, :] - diff / cs
+        self.b_lo[cells] = np.maximum(self.b_lo[cells], np.max(theta, axis=0, where=live & roll, initial=-np.inf))
+        self.b_hi[cells] = np.minimum(self.b_hi[cells], np.min(theta, axis=0, where=live & ~roll, initial=np.inf))
         return v[g - 1 :, 0], v[g - 1 :, 1], roll, margin
 
     def values(self, b: Any) -> tuple[Any, Any, tuple[Any, ...], float]:
@@ -128,6 +135,8 @@ class _Layer:
         np, sv = self.np, self.sv
         g, z = sv.gmax, sv.zone
         allc = np.arange(self.n)
+        self.b_lo = np.full(self.n, -np.inf)  # the decisions taken stay the same for bust values in (lo, hi]
+        self.b_hi = np.full(self.n, np.inf)
         va, vc, zroll, margin = self.sweep(b, allc, self.rows)
         a0 = np.empty(self.n)
         c0 = np.empty(self.n)
@@ -140,7 +149,7 @@ class _Layer:
         if self.pz:
             pz = self.pz
             over = self.block > (1.0 - b[:pz])[None, :]  # D(k) > 0: rolling once beats holding
-            count = over.sum(axis=0)
+            count = self.count = over.sum(axis=0)
             rows = over.shape[0]
             last = np.where(count > 0, rows - over[::-1].argmax(axis=0), 0) if rows else count
             kz = self.kz
@@ -173,6 +182,7 @@ class _Layer:
                 rc = cf[:, 0] + np.einsum("dm,md->d", cf[:, 1:], win_c[:, cell])
                 gap = ra + rc * b[cell] - (1.0 - sv.q[self.s + k, self.j[cell]])
                 bad[cell[gap <= 0]] = True
+                self._bounds(cell, b[cell] - gap / rc, gap > 0)
                 if len(gap):
                     margin = min(margin, float(np.abs(gap).min()))
             wide = np.nonzero(bad)[0]
@@ -187,7 +197,10 @@ class _Layer:
         on its own only where D cannot: D <= 0 with a roll among its successors. Runs of D > 0 roll (values in
         closed form); runs of D <= 0 under ``gmax`` holds hold. Once the D > 0 turn totals left below form a
         prefix, the rest follows at once: roll down to k = 0, or hold down to the prefix and roll from there.
-        Returns ``a``, ``c`` per cell, the decisions for ``k < kz`` (one row per cell) and the margin."""
+        Returns ``a``, ``c`` per cell, the decisions for ``k < kz`` (one row per cell) and the margin.
+
+        Plain Python, one cell at a time: there are few such cells per layer and each walk is short, so numpy
+        calls would cost more than they save."""
         np, sv = self.np, self.sv
         g, z = sv.gmax, sv.zone
         n = len(cells)
@@ -196,81 +209,125 @@ class _Layer:
         top = np.maximum.accumulate(np.where(sub, kk, 0), axis=0)  # highest D > 0 turn total <= k
         dip = np.maximum.accumulate(np.where(sub, 0, kk), axis=0)  # highest D <= 0 turn total <= k
         clean = sub.cumsum(axis=0) == top  # the D > 0 turn totals <= k are a prefix 1 .. top
-        j = self.j[cells]
-        bc = b[cells]
         mm = np.arange(g)[:, None]
-        pos = self.kz[cells] - 1  # the next turn total to decide; the window holds V(pos + 1 + m)
-        wa = va[z - mm, cells[None, :]].copy()
-        wc = vc[z - mm, cells[None, :]].copy()
+        wa = va[z - mm, cells[None, :]].T.tolist()  # per cell: V(kz + m)
+        wc = vc[z - mm, cells[None, :]].T.tolist()
         held = ~zroll[z - 1 - mm, cells[None, :]]
-        streak = np.where(held.all(axis=0), g, held.argmin(axis=0))  # holds just above pos
-        rolls = np.zeros((n, int(pos.max()) + 1), dtype=bool)
+        streaks = np.where(held.all(axis=0), g, held.argmin(axis=0)).tolist()  # holds just above kz - 1
+        kzs = self.kz[cells].tolist()
+        rolls = np.zeros((n, max(kzs)), dtype=bool)
         a0, c0 = np.empty(n), np.empty(n)
         margin = np.inf
-        p_fwd = sv.p_rev[::-1]
-        live = np.arange(n)
-        while len(live):
-            k = pos[live]
-            ki = np.maximum(k - 1, 0)
-            d_pos = sub[ki, live] & (k > 0)
-            cl = clean[ki, live]
-            calm = streak[live] >= g
-            stop_roll = (k == 0) | (d_pos & cl)
-            stop_hold = ~stop_roll & calm & cl
-            run_roll = ~stop_roll & ~stop_hold & d_pos
-            run_hold = ~stop_roll & ~stop_hold & ~d_pos & calm
-            alone = ~(stop_roll | stop_hold | run_roll | run_hold)
-            # finished: roll below bd, hold from bd up to pos (none for stop_roll)
-            fin = stop_roll | stop_hold
-            if fin.any():
-                d = live[fin]
-                bd = np.where(stop_roll[fin], k[fin] + 1, top[ki[fin], d] + 1)
-                hw = stop_hold[fin][None, :]
-                wa_d = np.where(hw, 1.0 - sv.q[self.s + bd[None, :] + mm, j[None, d]], wa[:, d])
-                wc_d = np.where(hw, 0.0, wc[:, d])
-                cf = sv.u[bd]
-                a0[d] = np.einsum("dm,md->d", cf[:, 1:], wa_d)
-                c0[d] = cf[:, 0] + np.einsum("dm,md->d", cf[:, 1:], wc_d)
-                self._fill(rolls, d, np.zeros_like(bd), bd)
-            if run_roll.any():  # roll from pos down to the next D <= 0 turn total e
-                d = live[run_roll]
-                hi = k[run_roll]
-                e = dip[ki[run_roll], d]
-                x = e[None, :] + 1 + mm  # the new window's turn totals
-                inside = x <= hi[None, :]
-                cf = sv.u[np.where(inside, hi[None, :] + 1 - x, 0)]  # (m, d, 1 + g)
-                old = np.where(inside, 0, x - hi[None, :] - 1)
-                ca = np.einsum("mdg,gd->md", cf[:, :, 1:], wa[:, d])
-                cc = cf[:, :, 0] + np.einsum("mdg,gd->md", cf[:, :, 1:], wc[:, d])
-                wa[:, d] = np.where(inside, ca, np.take_along_axis(wa[:, d], np.minimum(old, g - 1), axis=0))
-                wc[:, d] = np.where(inside, cc, np.take_along_axis(wc[:, d], np.minimum(old, g - 1), axis=0))
-                self._fill(rolls, d, e + 1, hi + 1)
-                pos[d] = e
-                streak[d] = 0
-            if run_hold.any():  # hold from pos down to the next D > 0 turn total t
-                d = live[run_hold]
-                t_ = top[ki[run_hold], d]
-                wa[:, d] = 1.0 - sv.q[self.s + t_[None, :] + 1 + mm, j[None, d]]
-                wc[:, d] = 0.0
-                pos[d] = t_
-            if alone.any():  # D <= 0 with a roll among the successors: decide this turn total itself
-                d = live[alone]
-                kg = k[alone]
-                ra = p_fwd @ wa[sv.gmin - 1 : g, d]
-                rc = sv.p_bust + p_fwd @ wc[sv.gmin - 1 : g, d]
-                hv = 1.0 - sv.q[self.s + kg, j[d]]
-                diff = ra + rc * bc[d] - hv
-                margin = min(margin, float(np.abs(diff).min()))
-                roll = diff > 0
-                rolls[d, kg] = roll
-                wa[1:, d] = wa[:-1, d]
-                wc[1:, d] = wc[:-1, d]
-                wa[0, d] = np.where(roll, ra, hv)
-                wc[0, d] = np.where(roll, rc, 0.0)
-                streak[d] = np.where(roll, 0, streak[d] + 1)
-                pos[d] = kg - 1
-            live = live[~fin]
+        for col, cell in enumerate(cells.tolist()):
+            kz = kzs[col]
+            j = int(self.j[cell])
+            hold = (1.0 - sv.q[self.s : self.s + kz + g + 1, j]).tolist()  # H(k), 1 past the target
+            a, c, bounds, m = self._walk_cell(
+                float(b[cell]),
+                kz,
+                hold,
+                sub[: kz - 1, col].tolist(),
+                top[: kz - 1, col].tolist(),
+                dip[: kz - 1, col].tolist(),
+                clean[: kz - 1, col].tolist(),
+                wa[col],
+                wc[col],
+                streaks[col],
+                rolls[col],
+            )
+            a0[col], c0[col] = a, c
+            margin = min(margin, m)
+            lo, hi = bounds
+            self.b_lo[cell] = max(self.b_lo[cell], lo)
+            self.b_hi[cell] = min(self.b_hi[cell], hi)
         return a0, c0, rolls, margin
+
+    def _walk_cell(
+        self,
+        b: float,
+        kz: int,
+        hold: list[float],
+        over: list[bool],
+        top: list[int],
+        dip: list[int],
+        clean: list[bool],
+        wa: list[float],
+        wc: list[float],
+        streak: int,
+        rolls: Any,
+    ) -> tuple[float, float, tuple[float, float], float]:
+        """One cell of :meth:`walk` (lists indexed by turn total k - 1; ``hold[k]`` is H(k))."""
+        sv = self.sv
+        g, u, pb = sv.gmax, sv.u_list, sv.p_bust
+        gains = sv.gains
+        lo, hi, margin = -math.inf, math.inf, math.inf
+        pos = kz - 1
+        while True:
+            k = pos
+            if k == 0 or (over[k - 1] and clean[k - 1]):  # D > 0 all the way down: roll to k = 0
+                row = u[k + 1]
+                a = sum(w * x for w, x in zip(row[1:], wa, strict=True))
+                c = row[0] + sum(w * x for w, x in zip(row[1:], wc, strict=True))
+                rolls[: k + 1] = True
+                return a, c, (lo, hi), margin
+            calm = streak >= g
+            if calm and clean[k - 1]:  # hold down to the D > 0 prefix, roll below it
+                bd = top[k - 1] + 1
+                row = u[bd]
+                a = sum(w * hold[bd + m] for m, w in enumerate(row[1:]))
+                rolls[:bd] = True
+                return a, row[0], (lo, hi), margin
+            if over[k - 1]:  # a run of D > 0: roll down to the next D <= 0 turn total e
+                e = dip[k - 1]
+                na, nc = [], []
+                for x in range(e + 1, e + 1 + g):
+                    if x <= k:
+                        row = u[k + 1 - x]
+                        na.append(sum(w * y for w, y in zip(row[1:], wa, strict=True)))
+                        nc.append(row[0] + sum(w * y for w, y in zip(row[1:], wc, strict=True)))
+                    else:
+                        na.append(wa[x - k - 1])
+                        nc.append(wc[x - k - 1])
+                wa, wc = na, nc
+                rolls[e + 1 : k + 1] = True
+                pos, streak = e, 0
+                continue
+            if calm:  # a run of D <= 0 under holds: hold down to the next D > 0 turn total
+                t = top[k - 1]
+                wa = hold[t + 1 : t + 1 + g]
+                wc = [0.0] * g
+                pos = t
+                continue
+            ra = sum(p * wa[gain - 1] for gain, p in gains)
+            rc = pb + sum(p * wc[gain - 1] for gain, p in gains)
+            diff = ra + rc * b - hold[k]
+            margin = min(margin, abs(diff))
+            theta = b - diff / rc
+            if diff > 0:
+                lo = max(lo, theta)
+                rolls[k] = True
+                wa, wc = [ra, *wa[:-1]], [rc, *wc[:-1]]
+                streak = 0
+            else:
+                hi = min(hi, theta)
+                wa, wc = [hold[k], *wa[:-1]], [0.0, *wc[:-1]]
+                streak += 1
+            pos = k - 1
+
+    def _bounds(self, cells: Any, theta: Any, roll: Any) -> None:
+        """Rolling stays right while the bust value is above ``theta``, holding while it is at most ``theta``."""
+        self.np.maximum.at(self.b_lo, cells[roll], theta[roll])
+        self.np.minimum.at(self.b_hi, cells[~roll], theta[~roll])
+
+    def stable(self, b: Any) -> bool:
+        """True when the last :meth:`values` call would take every decision the same way at bust values ``b``,
+        so its policy is greedy there too (up to :data:`TIE`; the D comparisons exactly)."""
+        np = self.np
+        if not bool(((self.b_lo - TIE < b) & (b <= self.b_hi + TIE)).all()):
+            return False
+        if self.pz:
+            return bool(np.array_equal((self.block > (1.0 - b[: self.pz])[None, :]).sum(axis=0), self.count))
+        return True
 
     @staticmethod
     def _fill(rolls: Any, rows: Any, start: Any, stop: Any) -> None:
@@ -292,6 +349,7 @@ class _Columns:
         self.q = np.zeros((big + self.gmax + 2, t))  # 0 past the target: the mover there has lost
         self.g = np.full((big + 2, t), -np.inf)  # G below the zone only (the zone is swept)
         self.u = _closed_form(np, self.gains, self.p_bust, self.gmax, t)
+        self.u_list = self.u.tolist()
 
     def row_g(self, s: int) -> None:
         """G's row ``s`` (needs q's rows ``s .. s + gmax``), for the columns whose zone starts above it."""
@@ -320,8 +378,7 @@ def solve_columns(np: Any, rules: Any, kern: Any, zone: int = ZONE) -> ColumnSol
     for s in range(2 * t - 2, -1, -1):
         layer = _Layer(np, sv, s)
         i = layer.i
-        guess = q[s + 2, np.minimum(i + 1, t - 1)]  # both scores one point higher
-        x = np.where(guess > 0, guess, 0.5)
+        x = _guess(np, q, s, i, t)
         prev: tuple[Any, ...] | None = None
         for step in range(MAX_ITERATIONS + 10_000):
             iterations += 1
@@ -336,7 +393,11 @@ def solve_columns(np: Any, rules: Any, kern: Any, zone: int = ZONE) -> ColumnSol
                     break
                 continue
             ar, cr = a0[::-1], c0[::-1]
-            x = (a0 + c0 - c0 * (ar + cr)) / (1.0 - c0 * cr)
+            new = (a0 + c0 - c0 * (ar + cr)) / (1.0 - c0 * cr)
+            still = step > 0 and float(np.abs(new - x).max()) <= 1e-15  # only ties flip
+            x = new
+            if still or layer.stable(1.0 - x[::-1]):
+                break
             if prev is not None and _same(np, prev, policy):
                 break
             prev = policy
@@ -354,6 +415,14 @@ def solve_columns(np: Any, rules: Any, kern: Any, zone: int = ZONE) -> ColumnSol
     bits = _pack(np, t, z, h_low, zone_bits, wide_bits)
     p_stats = {"wide_cells": wide_cells, "layers_settled": settled, "layers": 2 * t - 1}
     return ColumnSolve(q[: 2 * t - 1], bits, margin, iterations, p_stats)
+
+
+def _guess(np: Any, q: Any, s: int, i: Any, t: int) -> Any:
+    """A first guess at layer ``s``: both scores one and two points higher, extrapolated linearly."""
+    one = q[s + 2, np.minimum(i + 1, t - 1)]
+    two = q[s + 4, np.minimum(i + 2, t - 1)]
+    guess = np.where(two > 0, 2.0 * one - two, one)
+    return np.where(one > 0, np.clip(guess, 0.0, 1.0), 0.5)
 
 
 def _same(np: Any, a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
