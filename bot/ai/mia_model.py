@@ -73,7 +73,7 @@ class Model:
     answered: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> [c]: times they answered c
     true: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> [c]: their claims of c shown true
     shown: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> [c]: their claims of c revealed
-    history: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # seat -> its (p, c) claims, dice seen
+    history: dict[int, list[mia_types.Claim]] = field(default_factory=dict)  # seat -> its claims, dice seen
 
     def _row(self, table: dict[int, np.ndarray], seat: int) -> np.ndarray:
         return table.setdefault(seat, np.zeros(N))
@@ -115,16 +115,20 @@ def read_log(log: Sequence[Sequence[Any]], order: str) -> Model:
         if kind not in _CLAIMS:
             continue
         c = pos[int(value)]
-        if kind in (LOG_CLAIM, LOG_UNSEEN):
-            p = pos[int(log[i - 1][3])] if i and log[i - 1][0] == rnd and log[i - 1][2] in _CLAIMS else -1
-            model.history.setdefault(seat, []).append((p, c))
         nxt = log[i + 1] if i + 1 < len(log) else None
-        if nxt is None or nxt[0] != rnd:
-            continue  # still standing, or the round was void (a forfeit)
+        if nxt is not None and nxt[0] != rnd:
+            nxt = None  # still standing, or the round was void (a forfeit)
+        shown = None
+        if nxt is not None and nxt[2] == LOG_REVEAL and kind != LOG_BLIND:  # a blind passer did not roll those dice
+            shown = rank(int(nxt[3]), order) >= rank(int(value), order)
+            model._row(model.shown, seat)[c] += 1
+            model._row(model.true, seat)[c] += shown
+        p = pos[int(log[i - 1][3])] if i and log[i - 1][0] == rnd and log[i - 1][2] in _CLAIMS else -1
+        if kind in (LOG_CLAIM, LOG_UNSEEN):
+            model.history.setdefault(seat, []).append((p, c, shown))
+        if nxt is None:
+            continue
         if nxt[2] == LOG_REVEAL:
-            if kind != LOG_BLIND:  # a blind passer did not roll those dice: no evidence of their bluffing
-                model._row(model.shown, seat)[c] += 1
-                model._row(model.true, seat)[c] += rank(int(nxt[3]), order) >= rank(int(value), order)
             if nxt[1] != seat:  # a challenge (under auto_reveal the claimant's own Mia is revealed at once)
                 model._row(model.answered, nxt[1])[c] += 1
                 model._row(model.challenged, nxt[1])[c] += 1

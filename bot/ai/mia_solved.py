@@ -14,7 +14,8 @@ Values are in lives: losing a life counts -1, another seat losing one counts ``+
 ``hard`` also learns each opponent's challenge rates and revealed truth (:mod:`bot.ai.mia_model`). ``normal`` plays
 the best action under its model every time (predictable: ``hard`` learns its habits); ``hard`` plays the equilibrium
 mix unless the best action is worth ``MARGIN`` more under its model, so it stays hard to exploit while the model
-says nothing.
+says nothing; the margin shrinks to nothing as the opponent shows ``EVIDENCE`` claims (answering) or answers
+(announcing).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from bot.ai.mia_solver import MIA_POS, PROB, N
 from bot.games.base import Action
 from bot.games.mia import CHALLENGE, CHALLENGE_MIA, GIVE_UP, ROLL, MiaView, ranked_values, value_of
 
-MARGIN = 0.02  # lives: how much better than the equilibrium mix a model's best action must be to be played
+MARGIN = 0.02  # lives: how much better than the equilibrium mix a model's best action must be to be played...
+EVIDENCE = 6  # ...shrinking to nothing once the opponent has shown this many claims (or answers to claims)
 
 
 class Context:
@@ -90,15 +92,23 @@ class Context:
         return total
 
 
-def _pick(rng: Any, options: Sequence[Action], q: Sequence[float], mix: Sequence[float], level: str) -> Action:
-    """The best action if it beats the equilibrium mix by MARGIN (``normal``: always), else a draw from the mix."""
+def margin(shown: float) -> float:
+    """How much better than the equilibrium mix the model's best action must be, the opponent having shown
+    ``shown`` claims or answers: without evidence the mix keeps hard hard to exploit; with much, the model decides."""
+    return MARGIN * max(0.0, 1.0 - shown / EVIDENCE)
+
+
+def _pick(
+    rng: Any, options: Sequence[Action], q: Sequence[float], mix: Sequence[float], level: str, edge: float
+) -> Action:
+    """The best action if it beats the equilibrium mix by ``edge`` (``normal``: always), else a draw from the mix."""
     weights = np.clip(np.asarray(mix, dtype=float), 0.0, None)
     if weights.sum() <= 0:
         weights = np.ones(len(options))
     weights = weights / weights.sum()
     values = np.asarray(q, dtype=float)
     best = int(values.argmax())
-    if level != "hard" or values[best] - float((weights * values).sum()) > MARGIN:
+    if level != "hard" or values[best] - float((weights * values).sum()) > edge:
         return options[best]
     u = rng.random() if rng is not None else 0.5
     i = int(np.searchsorted(np.cumsum(weights), u, side="right"))
@@ -117,7 +127,8 @@ def announce(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Acti
     stage = p + 1
     q = ctx.claim_values(r, stage)
     cs = [ctx.pos[int(a.args[0])] for a in claims]
-    return _pick(rng, claims, [q[c] for c in cs], [ctx.sol.claim[stage, r, c] for c in cs], level)
+    edge = margin(float(ctx.model.answered.get(ctx.next_seat, np.zeros(N)).sum()))
+    return _pick(rng, claims, [q[c] for c in cs], [ctx.sol.claim[stage, r, c] for c in cs], level, edge)
 
 
 def respond(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Action | None:
@@ -139,4 +150,5 @@ def respond(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Actio
     present = [i for i, a in enumerate(options) if a in actions]
     if len(present) < 2:
         return None
-    return _pick(rng, options, q, [eq, 1 - eq], level)
+    edge = margin(len(ctx.model.history.get(int(claimant), ())) - 1)  # the claim being answered is no evidence yet
+    return _pick(rng, options, q, [eq, 1 - eq], level, edge)

@@ -1,7 +1,8 @@
 """Who is this claimant? A posterior over a few kinds of announcer, from every claim they made this game.
 
 Each kind says how likely each claim is after the standing claim ``p`` (the roll unseen) and how likely such a claim
-is true, so all of a seat's claims, revealed or not, weigh the kinds (Bayes), and the next claim's truth is the
+is true, so all of a seat's claims weigh the kinds (Bayes), a revealed one also by whether it was true (a 62 shown
+to be a lie is far likelier from a 62-bluffer than from the equilibrium), and the next claim's truth is the
 posterior's average. The kinds:
 
 * the equilibrium announcer (the solved round's own mix);
@@ -9,8 +10,12 @@ posterior's average. The kinds:
   the lowest legal value after that. X below every claim is the plain "truth, else the minimal lie" player; X = Mia
   claims Mia whenever it can.
 
-Every kind also makes any legal claim now and then (``NOISE``), so no claim rules a kind out entirely. A player who
-claims Mia every round, or 62 every time it is weaker, is recognised within a few claims.
+Every kind also strays now and then (``NOISE``): mostly to the equilibrium's mix (so a 62-bluffer's rare true
+double stays believable), a little to any legal claim (so no claim rules a kind out). The prior (:func:`log_prior`)
+gives the equilibrium 0.6, the truthful player 0.1 and the jump kinds 0.3, shared by how often the equilibrium
+opens with X (so one claim of any X is the same small evidence) and by what that bluff earns against the
+equilibrium (``SKILL``: 62 pays, a double does not). One opening 62 leaves the equilibrium's indifference nearly
+alone; two make a 62-bluffer about as likely as not; a player who claims Mia every round is recognised as fast.
 """
 
 from __future__ import annotations
@@ -25,9 +30,16 @@ from bot.ai.mia_solver import PROB, N
 if TYPE_CHECKING:
     from bot.ai.mia_model import Solution
 
+Claim = tuple[int, int, bool | None]  # (p, c, shown true / shown false / not revealed)
+
 NOISE = 0.05
+UNIFORM = 0.2  # of the noise: any legal claim (the rest: the equilibrium's mix)
 KINDS = N + 2  # 0: equilibrium; 1 + (X + 1) for X = -1 .. 20
-PRIOR = np.array([0.4, 0.2] + [0.4 / N] * N)
+#: prior weight of the equilibrium, the truthful player, and all the "jump to X" kinds together (shared out by how
+#: often the equilibrium opens with X, so that one claim of X says as little for every X)
+WEIGHTS = (0.6, 0.1, 0.3)
+FLOOR = 0.01  # the share of a value the equilibrium never opens with
+SKILL = 5.0  # per life: a bluffer's value X is likelier the more that bluff earns against the equilibrium
 AT_LEAST = np.array([PROB[c:].sum() for c in range(N)])  # P(roll >= c)
 AT_MOST = np.cumsum(PROB)  # P(roll <= c)
 
@@ -63,18 +75,49 @@ def kinds(sol: Solution, p: int) -> tuple[np.ndarray, np.ndarray]:
             truths.append(t)
         dist, truth = np.array(dists), np.array(truths)
         legal = np.arange(N) > p
-        noise = legal / legal.sum()
-        mixed = (1 - NOISE) * dist + NOISE * noise
-        true = ((1 - NOISE) * dist * truth + NOISE * noise * AT_LEAST) / np.where(mixed > 0, mixed, 1.0)
-        _KINDS[key] = (np.log(np.maximum(mixed, 1e-12)), true)
+        uniform = legal / legal.sum()
+        # the noise is mostly the equilibrium's own mix (a kind's rare true high claim stays believable), a little
+        # any legal claim (so no claim rules a kind out)
+        noise, noise_true = NOISE * (1 - UNIFORM) * dists[0], NOISE * (1 - UNIFORM) * dists[0] * truths[0]
+        noise, noise_true = noise + NOISE * UNIFORM * uniform, noise_true + NOISE * UNIFORM * uniform * AT_LEAST
+        mixed = (1 - NOISE) * dist + noise
+        true = ((1 - NOISE) * dist * truth + noise_true) / np.where(mixed > 0, mixed, 1.0)
+        _KINDS[key] = (np.log(np.maximum(mixed, 1e-12)), np.clip(true, 1e-6, 1 - 1e-6))
     return _KINDS[key]
 
 
-def truth(history: Sequence[tuple[int, int]], c: int, p: int, sol: Solution) -> float:
-    """P(claim c above p is true), from the posterior over kinds given the seat's earlier (p, c) claims."""
-    log_post = np.log(PRIOR)
-    for hp, hc in history:
-        log_post = log_post + kinds(sol, hp)[0][:, hc]
+def _opening_values(sol: Solution) -> np.ndarray:
+    """What each "jump to X" opening earns against the equilibrium receiver (lives, Mia counted as one life)."""
+    rho = sol.challenge[0]
+    believed = -np.append(sol.value[1:], -1.0)  # a believed claim hands the stage above it on; a believed Mia wins
+    out = np.zeros(N)
+    for x in range(N):
+        dist, true = _jump(-1, x)
+        out[x] = (dist * (rho * (2 * true - 1) + (1 - rho) * believed)).sum()
+    return out
+
+
+_PRIOR: dict[int, np.ndarray] = {}  # id of the solution -> the log prior over kinds
+
+
+def log_prior(sol: Solution) -> np.ndarray:
+    """The log prior over kinds (:data:`WEIGHTS`)."""
+    key = id(sol)
+    if key not in _PRIOR:
+        eq, honest, jumps = WEIGHTS
+        share = np.maximum((PROB[:, None] * sol.claim[0]).sum(axis=0), FLOOR) * np.exp(SKILL * _opening_values(sol))
+        _PRIOR[key] = np.log(np.concatenate([[eq, honest], jumps * share / share.sum()]) + 1e-12)
+    return _PRIOR[key]
+
+
+def truth(history: Sequence[Claim], c: int, p: int, sol: Solution) -> float:
+    """P(claim c above p is true), from the posterior over kinds given the seat's earlier claims."""
+    log_post = log_prior(sol)
+    for hp, hc, shown in history:
+        log_claim, true = kinds(sol, hp)
+        log_post = log_post + log_claim[:, hc]
+        if shown is not None:  # revealed: how likely each kind was to be telling the truth (or lying) there
+            log_post = log_post + np.log(true[:, hc] if shown else 1 - true[:, hc])
     post = np.exp(log_post - log_post.max())
     post /= post.sum()
     return float((post * kinds(sol, p)[1][:, c]).sum())

@@ -7,7 +7,7 @@ import random
 import numpy as np
 
 import bot.ai as ai
-from bot.ai import mia_model, mia_types
+from bot.ai import mia_model, mia_solved, mia_types
 from bot.ai.mia_model import read_log, solution
 from bot.ai.mia_solver import PROB, solve_stage
 from bot.games.base import Action
@@ -63,6 +63,30 @@ def test_the_model_reads_responses_and_reveals_from_the_log():
     model = read_log(log, "ones_high")
     assert model.shown[0].sum() == 2 and model.true[0].sum() == 1  # 62 shown false, 61 shown true
     assert model.challenged[1].sum() == 2 and model.answered[0].sum() == 1  # seat 0 believed 54
+    assert model.history[0] == [(-1, 10, False), (8, 9, True)]  # 62 opening shown false; 61 above 54 shown true
+
+
+def test_two_or_three_62s_unmask_a_62_bluffer_and_a_revealed_lie_counts_more():
+    sol = solution(2, False)
+    one, two, three = ([(-1, 10, None)] * n for n in (1, 2, 3))
+    eq_truth = float(sol.truth(0)[10])  # the equilibrium's 62 makes its receiver indifferent
+    assert abs(mia_types.truth(one, 10, -1, sol) - eq_truth) < 0.1  # one 62 is little evidence
+    assert mia_types.truth(two, 10, -1, sol) < 0.4
+    assert mia_types.truth(three, 10, -1, sol) < 0.2
+    caught = [(-1, 10, False), (-1, 10, None)]
+    assert mia_types.truth(caught, 10, -1, sol) < mia_types.truth(two, 10, -1, sol)
+
+
+def test_a_62_bluffers_rare_true_high_claims_stay_believable():
+    sol = solution(2, False)
+    bluffer = [(-1, 10, False), (-1, 10, None), (-1, 10, False), (-1, 10, None), (-1, 19, None)]  # then double ones
+    assert mia_types.truth(bluffer, 19, -1, sol) > 0.95
+
+
+def test_hard_plays_the_model_once_the_opponent_has_shown_enough():
+    assert mia_solved.margin(0) == mia_solved.MARGIN
+    assert 0 < mia_solved.margin(2) < mia_solved.MARGIN
+    assert mia_solved.margin(mia_solved.EVIDENCE) == mia_solved.margin(50) == 0
 
 
 def test_normal_and_hard_only_make_legal_moves_in_every_mode():
@@ -80,14 +104,14 @@ def test_normal_and_hard_only_make_legal_moves_in_every_mode():
 
 def test_claims_alone_unmask_a_player_who_always_claims_mia():
     sol = solution(2, False)
-    openings = [(-1, 20)] * 4  # four opening Mia claims, none revealed
+    openings = [(-1, 20, None)] * 4  # four opening Mia claims, none revealed
     assert mia_types.truth([], 20, -1, sol) > 0.3
     assert mia_types.truth(openings, 20, -1, sol) < 0.15
 
 
 def test_claims_alone_trust_a_truthful_player_above_the_minimum():
     sol = solution(2, False)
-    honest = [(-1, c) for c in (3, 9, 12, 15, 7, 11)]  # openings spread like fresh rolls
+    honest = [(-1, c, None) for c in (3, 9, 12, 15, 7, 11)]  # openings spread like fresh rolls
     assert mia_types.truth(honest, 12, -1, sol) > mia_types.truth([], 12, -1, sol)
 
 
