@@ -323,3 +323,18 @@ async def test_a_database_is_not_copied_onto_itself_however_it_is_spelled(tmp_pa
     with pytest.raises(migrate.CopyError) as refused:
         await migrate.copy_database(f"sqlite:{source}", "sqlite:./tavern.sqlite3", force=True)
     assert refused.value.key == "same"
+
+
+def test_values_convert_only_where_the_two_schemas_declare_different_kinds():
+    assert migrate._converters(["INTEGER", "TEXT", "REAL"], ["bigint", "text", "double precision"]) is None
+    assert migrate._converters(["int", "varchar(20)"], ["smallint", "character varying"]) is None  # same kinds
+    convert = migrate._converters(["REAL", "INTEGER", "NUMERIC"], ["bigint", "text", "integer"])
+    assert convert is not None
+    assert convert([(3.0, 7, "12"), (None, None, None)]) == [(3, "7", 12), (None, None, None)]
+    with pytest.raises(ValueError):
+        convert([(2.5, 1, "1")])  # never rounded away
+
+
+def test_a_batch_below_one_is_refused(tmp_path, capsys):
+    assert migrate.run(parse(["--to", str(tmp_path / "t.sqlite3"), "--batch", "0"])) == 2
+    assert "--batch" in capsys.readouterr().err
