@@ -1,28 +1,72 @@
 """Solve the heads-up Mia round (bot/ai/mia_solver.py) and write bot/ai/data/mia-headsup.npz.
 
     /work/venv/bin/python -m benchmarks.mia_solve [--iterations 3000]
+    /work/venv/bin/python -m benchmarks.mia_solve --timing [--games 100]
 
 One solution per ``mia_check_penalty`` (1-3) and ``mia_mode`` (challengeable / auto_reveal), named
 ``p<penalty>-<mode>-<array>``; prints each one's opening value and its largest stage exploitability.
+``--timing`` instead times every decision of ``hard`` (and ``normal``) in seeded games against the rational player
+heads-up and with three seats: p50 / p99 / max, wall and CPU (the table is loaded before the clock starts).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from pathlib import Path
 
 import numpy as np
 
+import bot.ai as ai
+from benchmarks._common import percentile
+from bot.ai.mia_model import solution
 from bot.ai.mia_solver import solve
+from bot.games.dice import SeededDice
+from bot.games.mia import ENGINE, MiaOptions
 
 OUT = Path(__file__).resolve().parent.parent / "bot" / "ai" / "data" / "mia-headsup.npz"
+
+
+def timing(games: int) -> None:
+    """Every decision of ``level`` in ``games`` seeded games per line: p50 / p99 / max in ms, wall and CPU."""
+    solution(2, False)  # loaded once per process, before the clock
+    for level in ("hard", "normal"):
+        for seats in (2, 3):
+            wall: list[float] = []
+            cpu: list[float] = []
+            for i in range(games):
+                dice, rng = SeededDice(f"timing:{i}"), random.Random(i)
+                levels = [level] + ["ref:sensible"] * (seats - 1)
+                state, _ = ENGINE.new_game(seats, MiaOptions(), dice)
+                while not ENGINE.is_over(state):
+                    seat = ENGINE.to_act(state)[0]
+                    view = ENGINE.view(state, seat)
+                    w, c = time.perf_counter(), time.process_time()
+                    action = ai.decide("mia", view, levels[seat], rng)
+                    if seat == 0:
+                        wall.append(time.perf_counter() - w)
+                        cpu.append(time.process_time() - c)
+                    state, _ = ENGINE.apply(state, seat, action, dice)
+            wall.sort()
+            cpu.sort()
+            ms = {(name, q): percentile(v, q) * 1e3 for name, v in (("wall", wall), ("cpu", cpu)) for q in (50, 99)}
+            print(
+                f"{level} vs ref:sensible*{seats - 1}: {len(wall)} decisions, wall p50 {ms['wall', 50]:.1f} ms "
+                f"p99 {ms['wall', 99]:.1f} ms max {wall[-1] * 1e3:.1f} ms; CPU p50 {ms['cpu', 50]:.1f} ms "
+                f"p99 {ms['cpu', 99]:.1f} ms"
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=3000)
+    parser.add_argument("--timing", action="store_true", help="time the decisions instead of solving")
+    parser.add_argument("--games", type=int, default=100, help="with --timing: games per line")
     args = parser.parse_args()
+    if args.timing:
+        timing(args.games)
+        return
     arrays: dict[str, np.ndarray] = {}
     for mode in ("challengeable", "auto_reveal"):
         for penalty in (1, 2, 3):
