@@ -145,10 +145,11 @@ class Leases:
             blockers = await self.try_acquire()
             if not blockers:
                 return
-            if blockers != said:
+            holders = [line.split(" for ", 1)[0] for line in blockers]  # the seconds left change every poll
+            if holders != said:
                 for line in blockers:
                     log.warning("waiting for a lease: %s", line)
-                said = blockers
+                said = holders
             await asyncio.sleep(min(1.0, max(0.05, self.ttl / 10)))
 
     async def try_acquire(self) -> list[str]:
