@@ -5,6 +5,10 @@ layers re-solved, P(first wins)); at the shipped targets it also checks the resu
 bot/ai/data. Variants: ``d1`` one die, ``bigpig`` (two dice, defaults), ``lose`` (double ones lose the
 score, doubles x1: Two-Dice Pig), ``bust-mr`` (double ones bust, doubles x1, re-roll after doubles).
 
+**Compare** (``--compare``): solves each variant at each target with :func:`bot.ai.pig_solver.solve` (the
+per-cell solver of bot/ai/pig_columns.py where it applies) and with the wavefront solver, and reports both
+times, how many decisions differ and the largest difference in P(i, j, 0).
+
 **Strength** (``--strength``): win shares of the hard player's pieces against the other levels, one die.
 Exact (Markov chain, no sampling: ``bot.ai.pig_solver.evaluate_both_seats``, seats averaged) at the
 ``--exact`` targets; simulated at ``--simulate`` targets (seats alternated, seeded dice, 95% Wilson
@@ -12,6 +16,7 @@ intervals), where ``fallback`` is the hard player while its table is being solve
 
     nice -n 19 python -m benchmarks.pig_solver --targets 10,100,200,500 --variants d1,bigpig
     nice -n 19 python -m benchmarks.pig_solver --targets 1000 --variants d1
+    nice -n 19 python -m benchmarks.pig_solver --compare --targets 100,200 --variants d1,bigpig,bust
     nice -n 19 python -m benchmarks.pig_solver --strength --exact 100,200 --simulate 500 --games 2000
     python -m benchmarks.pig_solver --quick
 """
@@ -30,12 +35,13 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "d1": {"dice": 1},
     "bigpig": {"dice": 2},
     "lose": {"dice": 2, "double_ones": "lose_score", "doubles_multiplier": 1},
+    "bust": {"dice": 2, "double_ones": "bust", "doubles_multiplier": 1},
     "bust-mr": {"dice": 2, "double_ones": "bust", "doubles_multiplier": 1, "must_roll_after_doubles": True},
 }
 
 
 def run(quick: bool = False, targets: list[int] | None = None, variants: list[str] | None = None) -> dict[str, float]:
-    header("Pig solver (numpy wavefront, policy iteration over all score-sum layers)")
+    header("Pig solver (bot.ai.pig_solver.solve: per-cell columns solver, or the wavefront where it does not apply)")
     import numpy  # noqa: F401  (the solver's dependency: fail early and plainly)
 
     from bot.ai.pig_solver import solve
@@ -56,6 +62,7 @@ def run(quick: bool = False, targets: list[int] | None = None, variants: list[st
             rows.append(
                 (
                     rules.key,
+                    "columns" if "wide_cells" in solution.stats else "wavefront",
                     rules.states,
                     round(wall, 2),
                     round(cpu, 2),
@@ -70,11 +77,73 @@ def run(quick: bool = False, targets: list[int] | None = None, variants: list[st
             print(*rows[-1], sep="  ", flush=True)
     show(
         rows,
-        ["variant", "states", "wall s", "CPU s", "passes", "rounds", "re-solved", "P(first wins)", "margin", "shipped"],
+        [
+            "variant",
+            "solver",
+            "states",
+            "wall s",
+            "CPU s",
+            "passes",
+            "rounds",
+            "re-solved",
+            "P(first wins)",
+            "margin",
+            "shipped",
+        ],
     )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory {peak:.0f} MB (Neller & Presser 2004: P(first wins) = 0.5306 for Pig to 100)")
     return out
+
+
+def compare(targets: list[int], variants: list[str]) -> None:
+    """The default solver against the wavefront: times, differing decisions, largest |delta P|."""
+    import numpy as np
+
+    from bot.ai.pig_solver import solve, solve_wavefront
+    from bot.ai.pig_tables import PigRules
+
+    header("Pig solvers compared: solve() (columns where it applies) vs the wavefront")
+    rows = []
+    for name in variants:
+        for target in targets:
+            rules = PigRules(target=target, **VARIANTS[name])
+            timed = []
+            for fn in (solve, solve_wavefront):
+                wall, cpu = time.perf_counter(), time.process_time()
+                solution = fn(rules)
+                timed.append((solution, time.perf_counter() - wall, time.process_time() - cpu))
+            (fast, fw, fc), (wave, ww, wc) = timed
+            a = np.unpackbits(np.frombuffer(fast.bits, np.uint8), bitorder="little")[: rules.states]
+            b = np.unpackbits(np.frombuffer(wave.bits, np.uint8), bitorder="little")[: rules.states]
+            rows.append(
+                (
+                    rules.key,
+                    rules.states,
+                    round(fc, 2),
+                    round(fw, 2),
+                    round(wc, 2),
+                    round(ww, 2),
+                    int((a != b).sum()),
+                    f"{float(np.abs(fast.p0 - wave.p0).max()):.1e}",
+                    f"{fast.p_first:.6f}",
+                )
+            )
+            print(*rows[-1], sep="  ", flush=True)
+    show(
+        rows,
+        [
+            "variant",
+            "states",
+            "CPU s",
+            "wall s",
+            "wave CPU s",
+            "wave wall s",
+            "decisions differ",
+            "max |dP|",
+            "P(first)",
+        ],
+    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -208,6 +277,7 @@ def main() -> None:
     p.add_argument("--targets", type=_ints, default=None, help="comma-separated targets (default 10,100,200,500)")
     p.add_argument("--variants", type=lambda s: s.split(","), default=None, help=f"of {', '.join(VARIANTS)}")
     p.add_argument("--strength", action="store_true", help="win shares instead of solve times")
+    p.add_argument("--compare", action="store_true", help="the default solver against the wavefront solver")
     p.add_argument("--exact", type=_ints, default=[100, 200], help="targets for exact values (default 100,200)")
     p.add_argument("--simulate", type=_ints, default=[500], help="targets for simulation (default 500)")
     p.add_argument("--games", type=int, default=2000, help="simulated games per matchup (default 2000)")
@@ -218,6 +288,9 @@ def main() -> None:
             exact(args.exact)
         if args.simulate:
             simulate(args.simulate, args.games, args.seed)
+        return
+    if args.compare:
+        compare(args.targets or [100, 200], args.variants or ["d1", "bigpig", "bust"])
         return
     run(args.quick, args.targets, args.variants)
 

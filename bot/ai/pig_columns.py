@@ -1,4 +1,4 @@
-"""Pig's fast exact solver: one small step per layer and cell instead of one per state.
+"""Pig's fast exact solver: a few numpy operations per layer and cell instead of ~40 per state.
 
 The equations are :mod:`bot.ai.pig_solver`'s (``q[s, i] = P(i, s - i, 0)``, score-sum layers ``s`` solved
 from the top, the bust cycle ``(i, j, 0) <-> (j, i, 0)`` solved exactly per pair, policy iteration per
@@ -10,29 +10,39 @@ layer). What changes is how a cell ``(i, j)``'s turn totals ``k`` are handled. W
   ``G[r, j] = (q[r, j] - sum_g p_g q[r + g, j]) / p_bust``: a number per (row, column), shared by every layer.
   ``D(k) > 0`` proves rolling optimal at ``k`` (rolling on is worth at least rolling once, since every value is
   at least its hold value), and where every successor ``k + g`` holds, ``D(k) <= 0`` proves holding optimal.
-* So below the last :data:`ZONE` points before the target, a cell whose ``D > 0`` turn totals form a prefix
-  ``1 .. h - 1`` rolls there and holds from ``h`` up to the zone (if the zone's lowest turn totals all hold),
-  or rolls all the way up to the zone. Its rolling stretch is then a linear recurrence with constant
-  coefficients, solved once for every distance (``_closed_form``): ``P(i, j, 0)`` is a fixed combination of
-  the bust value and the values at ``h .. h + gmax - 1``.
-* The zone itself (where "roll for the goal" starts again) is swept turn total by turn total, all cells of a
-  layer at once; a cell that fits neither pattern (none met up to target 1,000 in one die) is swept in full.
+* So below the last :data:`ZONE` points before the target, a cell tries one policy: roll below a bound, hold
+  from the bound up to the zone. The bound is the zone itself when the zone's lowest turn totals roll (or
+  ``D > 0`` right up to it), else one above the highest ``D > 0`` turn total (holding there is then proved
+  right). Turn totals with ``D > 0`` below the bound are proved right; the few with ``D <= 0`` ("dips") are
+  checked with their exact value. A rolling stretch is a linear recurrence with constant coefficients, solved
+  once for every distance (``_closed_form``): ``P(i, j, 0)`` is a fixed combination of the bust value and the
+  values at ``bound .. bound + gmax - 1``, so the cell costs one comparison per turn total (finding the
+  bound, in one numpy pass per layer) and O(1) more.
+* The zone (where "roll for the goal" starts again) is swept turn total by turn total, all cells of a layer at
+  once. Cells where the tried policy is wrong are walked down from the zone (:meth:`_Layer.walk`): a turn
+  total is decided on its own only where D cannot decide it; runs of ``D > 0`` and runs of ``D <= 0`` under
+  ``gmax`` holds are jumped. Layers with many such cells (at target 1,000, where the opponent needs only a
+  few points and values tie to the last bit) sweep them in full instead.
 
-Per layer the work is one comparison per state (finding ``h``) plus ~ZONE small steps; the values are exact
-for the decisions taken, and each decision is greedy at the layer's own values, as in the other solvers.
-Variants with a forced re-roll or a score wipe keep the wavefront solver.
+Policy iteration per layer starts from the layer above extrapolated, and stops as soon as every decision is
+consistent with the solved bust values (to :data:`TIE`, as the wavefront solver): 1 to 2 evaluations per
+layer. The values are exact for the decisions taken and each decision is greedy at the layer's own values,
+as in the other solvers; the tests check the bits against them. Variants with a forced re-roll or a score
+wipe keep the wavefront solver (:func:`supports`).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from operator import mul
 from typing import Any
 
 #: Turn totals within this many points of the target are swept one by one (the end race lives there).
 ZONE = 40
 TIE = 1e-12  # a decision this close to its threshold (in bust value) is optimal either way, as in pig_solver
 MAX_ITERATIONS = 64  # policy iteration per layer; past this the layer settles by value iteration
+WALK_MAX = 12  # with more cells to walk in a layer, one numpy sweep over all their turn totals is cheaper
 
 
 @dataclass
@@ -99,7 +109,7 @@ class _Layer:
         v[:g, 0], v[:g, 1] = 1.0, 0.0  # r <= 0: won
         roll = np.empty((rows, n), dtype=bool)
         diff = np.empty((rows, n))
-        cs = np.empty((rows, n))
+        acs = np.empty((rows, 2 * n))  # the roll value's a and c per step
         r_all = np.arange(1, rows + 1)[:, None]
         if rows > self.rows:
             jj = self.j[cells]
@@ -107,22 +117,24 @@ class _Layer:
             first = r_all == left[None, :]
         else:
             hz, first = self.hz[:rows, cells], self.first[:rows, cells]
+        held = np.zeros((rows, 2, n))  # the hold value as (a, c); -inf at k = 0 forces the roll
+        held[:, 0] = np.where(first, -np.inf, hz)
+        hzf = held[:, 0]
         bc = b[cells]
-        for r in range(1, rows + 1):
-            row = r + g - 1
-            ac = sv.p_rev @ v[row - g : row - gmin + 1].reshape(g - gmin + 1, 2 * n)
-            a, c = ac[:n], ac[n:]
-            c += sv.p_bust
-            cs[r - 1] = c
-            d = diff[r - 1]
+        p_rev, width, pb = sv.p_rev, g - gmin + 1, sv.p_bust
+        for r in range(rows):
+            row = r + g
+            ac = acs[r]
+            np.matmul(p_rev, v[row - g : row - gmin + 1].reshape(width, 2 * n), out=ac)
+            c = ac[n:]
+            c += pb
+            d = diff[r]
             np.multiply(c, bc, out=d)
-            d += a
-            d -= hz[r - 1]
-            rr = roll[r - 1]
-            np.greater(d, 0, out=rr)
-            rr |= first[r - 1]
-            v[row, 0] = np.where(rr, a, hz[r - 1])
-            v[row, 1] = np.where(rr, c, 0.0)
+            d += ac[:n]
+            d -= hzf[r]
+            rr = np.greater(d, 0, out=roll[r])
+            v[row] = np.where(rr, ac.reshape(2, n), held[r])
+        cs = acs[:, n:]
         live = r_all < left[None, :]
         margin = float(np.abs(diff[live]).min()) if live.any() else np.inf
         theta = bc[None, :] - diff / cs
@@ -171,26 +183,50 @@ class _Layer:
             # below bound, D > 0 proves rolling right; where D <= 0 (a dip) check rolling at its value
             check = np.nonzero(bound - 1 > count)[0]
             bad = np.zeros(pz, dtype=bool)
-            if len(check):
-                dips = ~over[:, check]
-                dips &= np.arange(1, rows + 1)[:, None] < bound[check][None, :]
-                rk, ci = np.nonzero(dips)
-                cell = check[ci]
-                k = rk + 1
-                cf = sv.u[bound[cell] - k]
-                ra = np.einsum("dm,md->d", cf[:, 1:], win_a[:, cell])
-                rc = cf[:, 0] + np.einsum("dm,md->d", cf[:, 1:], win_c[:, cell])
-                gap = ra + rc * b[cell] - (1.0 - sv.q[self.s + k, self.j[cell]])
-                bad[cell[gap <= 0]] = True
-                self._bounds(cell, b[cell] - gap / rc, gap > 0)
-                if len(gap):
-                    margin = min(margin, float(np.abs(gap).min()))
+            if len(check):  # the dips just below bound first: where the tried policy fails, it mostly fails there
+                w = np.arange(4 * g)[:, None]
+                ks = bound[check][None, :] - 1 - w
+                near_dips = (ks >= 1) & ~over[np.maximum(ks, 1) - 1, check[None, :]]
+                wi, ci = np.nonzero(near_dips)
+                margin = self._dips(b, check[ci], ks[wi, ci], bound, win_a, win_c, bad, margin)
+                rest = check[~bad[check] & (bound[check] - 1 - 4 * g >= 1)]
+                if len(rest):
+                    dips = ~over[:, rest]
+                    dips &= np.arange(1, rows + 1)[:, None] < (bound[rest] - 4 * g)[None, :]
+                    rk, ci = np.nonzero(dips)
+                    margin = self._dips(b, rest[ci], rk + 1, bound, win_a, win_c, bad, margin)
             wide = np.nonzero(bad)[0]
             bound = np.where(bad, -1, bound)
             if len(wide):  # the tried policy is wrong somewhere: walk these cells down from the zone
-                a0[wide], c0[wide], wide_roll, wm = self.walk(b, wide, over, va, vc, zroll)
+                if len(wide) <= WALK_MAX:
+                    a0[wide], c0[wide], wide_roll, wm = self.walk(b, wide, over, va, vc, zroll)
+                else:
+                    a0[wide], c0[wide], wide_roll, wm = self.sweep_below(b, wide)
                 margin = min(margin, wm)
         return a0, c0, (zroll, bound, wide, wide_roll), margin
+
+    def sweep_below(self, b: Any, cells: Any) -> tuple[Any, Any, Any, float]:
+        """:meth:`walk`'s results from a full sweep of ``cells`` (cheaper when there are many of them)."""
+        np = self.np
+        left = self.left[cells]
+        va, vc, roll, margin = self.sweep(b, cells, int(left.max()))
+        col = np.arange(len(cells))
+        kz = left - self.sv.zone
+        rows = np.maximum(left[:, None] - 1 - np.arange(int(kz.max()))[None, :], 0)  # k = left - r
+        return va[left, col], vc[left, col], roll[rows, col[:, None]], margin
+
+    def _dips(self, b: Any, cell: Any, k: Any, bound: Any, win_a: Any, win_c: Any, bad: Any, margin: float) -> float:
+        """Check rolling at dips ``(cell, k)`` below ``bound`` (values in closed form); mark cells where it is wrong."""
+        if not len(cell):
+            return margin
+        np, sv = self.np, self.sv
+        cf = sv.u[bound[cell] - k]
+        ra = np.einsum("dm,md->d", cf[:, 1:], win_a[:, cell])
+        rc = cf[:, 0] + np.einsum("dm,md->d", cf[:, 1:], win_c[:, cell])
+        gap = ra + rc * b[cell] - (1.0 - sv.q[self.s + k, self.j[cell]])
+        bad[cell[gap <= 0]] = True
+        self._bounds(cell, b[cell] - gap / rc, gap > 0)
+        return min(margin, float(np.abs(gap).min()))
 
     def walk(self, b: Any, cells: Any, over: Any, va: Any, vc: Any, zroll: Any) -> tuple[Any, Any, Any, float]:
         """Exact decisions below the zone for ``cells``, walking down from the zone. A turn total is decided
@@ -259,7 +295,7 @@ class _Layer:
         """One cell of :meth:`walk` (lists indexed by turn total k - 1; ``hold[k]`` is H(k))."""
         sv = self.sv
         g, u, pb = sv.gmax, sv.u_list, sv.p_bust
-        gains = sv.gains
+        probs = sv.p_window
         lo, hi, margin = -math.inf, math.inf, math.inf
         pos = kz - 1
         while True:
@@ -298,8 +334,8 @@ class _Layer:
                 wc = [0.0] * g
                 pos = t
                 continue
-            ra = sum(p * wa[gain - 1] for gain, p in gains)
-            rc = pb + sum(p * wc[gain - 1] for gain, p in gains)
+            ra = sum(map(mul, probs, wa))
+            rc = pb + sum(map(mul, probs, wc))
             diff = ra + rc * b - hold[k]
             margin = min(margin, abs(diff))
             theta = b - diff / rc
@@ -350,6 +386,9 @@ class _Columns:
         self.g = np.full((big + 2, t), -np.inf)  # G below the zone only (the zone is swept)
         self.u = _closed_form(np, self.gains, self.p_bust, self.gmax, t)
         self.u_list = self.u.tolist()
+        self.p_window = [0.0] * self.gmax  # P(gain m + 1), to weigh a window V(k + 1 .. k + gmax)
+        for gain, p in self.gains:
+            self.p_window[gain - 1] = p
 
     def row_g(self, s: int) -> None:
         """G's row ``s`` (needs q's rows ``s .. s + gmax``), for the columns whose zone starts above it."""
@@ -435,15 +474,17 @@ def _pack(np: Any, t: int, z: int, h_low: Any, zone_bits: Any, wide: dict[tuple[
     """The flat bitmap (i, then j, then k; see pig_tables), one mover score at a time."""
     out, carry = [], np.zeros(0, dtype=bool)
     ks = np.arange(t)
+    by_mover: dict[int, list[tuple[int, Any]]] = {}
+    for (wi, wj), roll in wide.items():
+        by_mover.setdefault(wi, []).append((wj, roll))
     for i in range(t):
         left = t - i
         block = np.empty((t, left), dtype=bool)
         below = max(0, left - z)
         np.less(ks[None, :below], h_low[i, :, None], out=block[:, :below])
         block[:, below:] = zone_bits[i, :, left - below - 1 :: -1] if left - below else False
-        for (wi, wj), roll in wide.items():
-            if wi == i:
-                block[wj, :below] = roll
+        for wj, roll in by_mover.get(i, ()):
+            block[wj, :below] = roll
         run = np.concatenate((carry, block.ravel()))
         cut = len(run) // 8 * 8
         out.append(np.packbits(run[:cut], bitorder="little").tobytes())

@@ -264,7 +264,7 @@ def test_layered_solver_matches_naive_value_iteration(numpy, rules):
     p_first, roll = _naive_value_iteration(numpy, rules)
     solution = solve(rules)
     reference = solve_layered(rules)
-    assert solution.bits == reference.bits  # the wavefront and the per-layer solver agree bit for bit
+    assert solution.bits == reference.bits  # solve() (columns or wavefront) and the per-layer solver agree
     assert solution.p_first == pytest.approx(reference.p_first, abs=1e-12)
     assert solution.p_first == pytest.approx(p_first, abs=1e-12)
     assert (solution.roll == roll).all()
