@@ -110,10 +110,14 @@ class ServerCPU:
     ours: float | None = None  # seconds in the backends of ``application`` (None: could not be read)
     shared: float | None = None  # seconds in the WAL writer, checkpointer and background writer
     backends: int = 0  # how many backends of ``application`` there were at the end
+    # Transactions committed by the whole server (every database, every client) in the window, so a run can show
+    # whether others were using the server meanwhile (the statistics reach the counter within about a second).
+    commits: int | None = None
     _conn: Any = None  # one connection of its own (not of ``application``), opened by ``open``
     _pids: dict[int, float] = field(default_factory=dict)
     _shared0: float = 0.0
     _shared_pids: set[int] = field(default_factory=set)
+    _commits0: int = 0
 
     async def open(self) -> None:
         try:
@@ -138,17 +142,24 @@ class ServerCPU:
         ours = {r["pid"] for r in rows if r["application_name"] == self.application}
         return ours, {r["pid"] for r in rows if r["backend_type"] in SHARED}
 
+    async def _commits(self) -> int:
+        return int(await self._conn.fetchval("SELECT sum(xact_commit) FROM pg_stat_database"))
+
     async def start(self) -> None:
         found = await self._find()
         if found is None:
             return
+        self._commits0 = await self._commits()
         ours, self._shared_pids = found
         self._pids = {pid: cpu_of({pid}) for pid in ours}
         self._shared0 = cpu_of(self._shared_pids)
 
     async def stop(self) -> None:
         found = await self._find()
-        if found is None or not (found[0] or self._pids):
+        if found is None:
+            return
+        self.commits = await self._commits() - self._commits0
+        if not (found[0] or self._pids):
             return
         ours = found[0]
         # A backend that appeared during the window counts all its CPU (it was opened for this run); one that

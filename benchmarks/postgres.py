@@ -98,6 +98,7 @@ class Bench:
     client_cpu_us: float  # pgbench's CPU per transaction (user + system, the whole run)
     server_cpu_us: float | None  # its backends' CPU per transaction, over the part of the run measured
     shared_cpu_us: float | None
+    server_tps: float | None  # transactions/s the whole server committed meanwhile (every client, this one too)
 
 
 def _pgbench(args: list[str], env: dict[str, str], timeout: float) -> str:
@@ -196,6 +197,7 @@ async def pgbench_run(url: str, env: dict[str, str], clients: int, mode: str, se
         client_cpu / max(len(latencies), 1) * 1e6,
         None if server.ours is None else server.ours / max(inside, 1) * 1e6,
         None if server.shared is None else server.shared / max(inside, 1) * 1e6,
+        None if server.commits is None else server.commits / (until - since),
     )
 
 
@@ -233,6 +235,7 @@ def service_rows(results: dict[str, tables.Row]) -> list[list[Any]]:
                 per_action(lambda x: x.cpu - x.player_cpu),
                 per_action(lambda x: x.server_cpu),
                 per_action(lambda x: x.shared_cpu),
+                row.median(lambda x: None if x.server_commits is None else x.server_commits / x.seconds),
                 f"{min(x.rate for x in row.runs):,.0f}-{max(x.rate for x in row.runs):,.0f}",
             ]
         )
@@ -252,6 +255,7 @@ SERVICE_HEADINGS = [
     "of which service+store",
     "server backends us",
     "server shared us",
+    "server commits/s",
     "actions/s range",
 ]
 BENCH_HEADINGS = [
@@ -264,6 +268,7 @@ BENCH_HEADINGS = [
     "pgbench CPU us/tx",
     "server backends us/tx",
     "server shared us/tx",
+    "server commits/s",
 ]
 
 
@@ -315,7 +320,9 @@ def report_service(results: dict[str, tables.Row], games: list[str], args: Any) 
     print(
         "  'CPU here' is this process (every thread); PostgreSQL's work is in its server processes, outside it:\n"
         "  'server backends' are the store's own connections, 'server shared' the WAL writer, checkpointer and\n"
-        f"  background writer (shared with any other client of the server). The store had {backends} connection(s)."
+        f"  background writer (shared with any other client of the server). The store had {backends} connection(s).\n"
+        "  'server commits/s' counts every transaction the server committed meanwhile, any client's: above the\n"
+        "  store's commits/s, other clients were writing to the same server (its WAL and fsyncs are shared)."
     )
 
 
@@ -332,6 +339,7 @@ def report_anchor(benches: list[Bench], closed: tables.Row | None) -> None:
                 b.client_cpu_us,
                 b.server_cpu_us,
                 b.shared_cpu_us,
+                b.server_tps,
             ]
             for b in benches
         ],

@@ -82,6 +82,7 @@ class Run:
     server_cpu: float | None = None  # PostgreSQL: CPU of the store's server backends (other processes)
     shared_cpu: float | None = None  # PostgreSQL: CPU of the server's WAL writer, checkpointer, background writer
     backends: int = 0  # PostgreSQL: the store's connections at the end of the window
+    server_commits: int | None = None  # PostgreSQL: transactions the whole server committed in the window
     gc_seconds: float = 0.0  # wall time in garbage collections during the measured window
     latencies: list[float] = field(default_factory=list)
 
@@ -252,6 +253,7 @@ async def drive(
         run.writer_cpu = marks["writer_end"] - marks["writer"]
     if server:
         run.server_cpu, run.shared_cpu, run.backends = server.ours, server.shared, server.backends
+        run.server_commits = server.commits
 
 
 GC_AS_BOT = True  # --gc default: leave the collector as Python starts it
