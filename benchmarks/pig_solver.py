@@ -116,6 +116,8 @@ def compare(targets: list[int], variants: list[str]) -> None:
             (fast, fw, fc), (wave, ww, wc) = timed
             a = np.unpackbits(np.frombuffer(fast.bits, np.uint8), bitorder="little")[: rules.states]
             b = np.unpackbits(np.frombuffer(wave.bits, np.uint8), bitorder="little")[: rules.states]
+            differ = np.flatnonzero(a != b)
+            gap = max((abs(_roll_minus_hold(rules, fast.p0, int(x))) for x in differ), default=0.0)
             rows.append(
                 (
                     rules.key,
@@ -124,7 +126,8 @@ def compare(targets: list[int], variants: list[str]) -> None:
                     round(fw, 2),
                     round(wc, 2),
                     round(ww, 2),
-                    int((a != b).sum()),
+                    len(differ),
+                    f"{gap:.1e}",
                     f"{float(np.abs(fast.p0 - wave.p0).max()):.1e}",
                     f"{fast.p_first:.6f}",
                 )
@@ -140,10 +143,28 @@ def compare(targets: list[int], variants: list[str]) -> None:
             "wave CPU s",
             "wave wall s",
             "decisions differ",
+            "max |roll-hold| there",
             "max |dP|",
             "P(first)",
         ],
     )
+
+
+def _roll_minus_hold(rules: Any, p0: Any, index: int) -> float:
+    """P_roll - P_hold at the state with this table index, by the values ``p0[i, j] = P(i, j, 0)``."""
+    t = rules.target
+    i = max(m for m in range(t) if t * (m * t - m * (m - 1) // 2) <= index)  # table order: i, then j, then k
+    j, k = divmod(index - t * (i * t - i * (i - 1) // 2), t - i)
+    den, bust, _wipe, outs = rules.outcomes()
+    b = 1.0 - float(p0[j, i])
+    value: dict[int, float] = {}
+    for kk in range(t - i - 1, k - 1, -1):
+        roll = bust / den * b + sum(n / den * (1.0 if i + kk + g >= t else value[kk + g]) for g, n, _ in outs)
+        hold = 1.0 - float(p0[j, i + kk])
+        value[kk] = roll if kk == 0 else max(roll, hold)
+        if kk == k:
+            return roll - hold
+    return 0.0
 
 
 # ------------------------------------------------------------------------------------------
