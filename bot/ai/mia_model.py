@@ -5,8 +5,9 @@ positions, -1 for the opening), the equilibrium claim mix for each roll, the rec
 each claim, and the stage's value. :class:`Model` reads what each seat has shown this game (the view's public
 ``log``):
 
-* as a receiver, how often it challenged a claim of each value: the equilibrium rate counts as ``PRIOR_WEIGHT``
-  observations, and the rates are made non-decreasing in the claim (neighbours pool their evidence);
+* as a receiver, every claim it answered (``hard`` weighs kinds of receiver by them, :mod:`bot.ai.mia_types`), and
+  how often it challenged a claim of each value: that rate counts as ``PRIOR_WEIGHT`` observations, and the rates
+  are made non-decreasing in the claim (neighbours pool their evidence);
 * as an announcer, every claim it made (:mod:`bot.ai.mia_types` weighs kinds of announcer by them), and how often
   its claims of each value were true when revealed (smoothed the same way).
 """
@@ -74,13 +75,15 @@ class Model:
     true: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> [c]: their claims of c shown true
     shown: dict[int, np.ndarray] = field(default_factory=dict)  # seat -> [c]: their claims of c revealed
     history: dict[int, list[mia_types.Claim]] = field(default_factory=dict)  # seat -> its claims, dice seen
+    answers: dict[int, list[mia_types.Answer]] = field(default_factory=dict)  # seat -> the claims it answered
 
     def _row(self, table: dict[int, np.ndarray], seat: int) -> np.ndarray:
         return table.setdefault(seat, np.zeros(N))
 
     def challenge_rate(self, seat: int, prior: np.ndarray, weight: float = PRIOR_WEIGHT) -> np.ndarray:
-        """Smoothed per claim, then made non-decreasing in the claim (pooling neighbours' evidence): a higher claim
-        is less likely true, so nobody sensible challenges it less often."""
+        """``prior`` (the equilibrium's rates, or what the kinds of receiver point to) smoothed per claim with the
+        seat's answers, then made non-decreasing in the claim (pooling neighbours' evidence): a higher claim is
+        less likely true, so nobody sensible challenges it less often."""
         n = self.answered.get(seat, np.zeros(N))
         k = self.challenged.get(seat, np.zeros(N))
         return _increasing((weight * prior + k) / (weight + n), weight + n)
@@ -132,8 +135,10 @@ def read_log(log: Sequence[Sequence[Any]], order: str) -> Model:
             if nxt[1] != seat:  # a challenge (under auto_reveal the claimant's own Mia is revealed at once)
                 model._row(model.answered, nxt[1])[c] += 1
                 model._row(model.challenged, nxt[1])[c] += 1
+                model.answers.setdefault(nxt[1], []).append((p, c, True))
         elif nxt[2] in _CLAIMS or nxt[2] == LOG_GIVE_UP:
             model._row(model.answered, nxt[1])[c] += 1  # believed (rolled, passed blind or conceded a Mia)
+            model.answers.setdefault(nxt[1], []).append((p, c, False))
     return model
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from bot.ai import mia_types
 from bot.ai.mia_model import Model, Solution, last_claim, positions, previous_claim, read_log, solution
 from bot.ai.mia_solver import MIA_POS, PROB, N
 from bot.games.base import Action
@@ -54,6 +55,7 @@ class Context:
         log = view.get("log") or ()
         self.log: Sequence[Any] = log
         self.round = int(view.get("round") or 0)
+        self.level = level
         self.model = read_log(log, self.order)
         if level != "hard":  # normal weighs the kinds of announcer by their claims, and nothing else
             self.model = Model(history=self.model.history)
@@ -62,7 +64,10 @@ class Context:
     def rho(self, stage: int) -> np.ndarray:
         """The next seat's chance to challenge each claim made at ``stage`` (kept: a decision asks up to 21 times)."""
         if stage not in self._rho:
-            rho = self.model.challenge_rate(self.next_seat, self.sol.challenge[stage])
+            prior = self.sol.challenge[stage]
+            if self.level == "hard":  # what the kinds of receiver its answers point to (:mod:`bot.ai.mia_types`)
+                prior = mia_types.challenge_rates(self.model.answers.get(self.next_seat, []), stage - 1, self.sol)
+            rho = self.model.challenge_rate(self.next_seat, prior)
             if self.auto_reveal:
                 rho[MIA_POS] = 1.0
             self._rho[stage] = rho

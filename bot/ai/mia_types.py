@@ -16,6 +16,12 @@ gives the equilibrium 0.6, the truthful player 0.1 and the jump kinds 0.3, share
 opens with X (so one claim of any X is the same small evidence) and by what that bluff earns against the
 equilibrium (``SKILL``: 62 pays, a double does not). One opening 62 leaves the equilibrium's indifference nearly
 alone; two make a 62-bluffer about as likely as not; a player who claims Mia every round is recognised as fast.
+
+Receivers (:func:`challenge_rates`, ``hard`` only) are weighed the same way by the claims they answered: the
+equilibrium receiver, or "challenge from T on" for every T. The thresholds' prior follows how much the
+equilibrium's opening challenge rate rises at T, plus ``NAIVE`` on the textbook threshold 62 (a fresh roll beats it
+less than half the time), so before any answer ``hard`` already bluffs to 62 and above a little less than the
+equilibrium (which costs nothing against the equilibrium receiver, indifferent there).
 """
 
 from __future__ import annotations
@@ -121,3 +127,55 @@ def truth(history: Sequence[Claim], c: int, p: int, sol: Solution) -> float:
     post = np.exp(log_post - log_post.max())
     post /= post.sum()
     return float((post * kinds(sol, p)[1][:, c]).sum())
+
+
+# --- receivers ----------------------------------------------------------------------------------------------------
+
+Answer = tuple[int, int, bool]  # (p, c, challenged): a claim c, made above p, that the seat answered
+RECEIVER_EQUILIBRIUM = 0.5  # prior of the equilibrium receiver; the "challenge from T on" receivers share the rest...
+NAIVE = 0.3  # ...this much of it on the textbook threshold (62: a fresh roll beats it less than half the time)
+NAIVE_T = int(np.argmax(AT_LEAST < 0.5))
+
+_RECEIVERS: dict[tuple[int, int], np.ndarray] = {}  # (id of the solution, p) -> _receivers(...)
+
+
+def _receivers(sol: Solution, p: int) -> np.ndarray:
+    """[kind, c]: P(challenge c) above ``p`` (0: the equilibrium; 1 + T: from T on, T = N: never). Where the
+    equilibrium does not mix (it believes every low claim, and after a believed 62 challenges everything) every kind
+    does as it does; elsewhere each strays ``NOISE``."""
+    key = (id(sol), p)
+    if key not in _RECEIVERS:
+        eq = sol.challenge[p + 1]
+        thresholds = (np.arange(N)[None, :] >= np.arange(N + 1)[:, None]).astype(float)
+        rates = (1 - NOISE) * np.vstack([eq, thresholds]) + NOISE * 0.5
+        _RECEIVERS[key] = np.where((eq < 0.01) | (eq > 0.99), eq, rates)
+    return _RECEIVERS[key]
+
+
+_RECEIVER_PRIOR: dict[int, np.ndarray] = {}  # id of the solution -> the log prior over kinds of receiver
+
+
+def _receiver_prior(sol: Solution) -> np.ndarray:
+    """The thresholds share by how much the equilibrium's opening challenge rate rises at T (so together they
+    challenge as it does), plus ``NAIVE`` on the textbook threshold."""
+    key = id(sol)
+    if key not in _RECEIVER_PRIOR:
+        rise = np.diff(sol.challenge[0], prepend=0.0).clip(0.0, None)
+        thresholds = (1 - NAIVE) * np.append(rise, max(0.0, 1.0 - rise.sum()))
+        thresholds[NAIVE_T] += NAIVE
+        weights = np.concatenate([[RECEIVER_EQUILIBRIUM], (1 - RECEIVER_EQUILIBRIUM) * thresholds])
+        _RECEIVER_PRIOR[key] = np.log(weights + 1e-12)
+    return _RECEIVER_PRIOR[key]
+
+
+def challenge_rates(answers: Sequence[Answer], p: int, sol: Solution) -> np.ndarray:
+    """P(the seat challenges each claim made above ``p``), from the posterior over kinds of receiver given the
+    claims it answered this game."""
+    log_post = _receiver_prior(sol)
+    for hp, hc, challenged in answers:
+        rate = np.clip(_receivers(sol, hp)[:, hc], 0.01, 0.99)  # a pure kind seen straying is not ruled out
+        log_post = log_post + np.log(rate if challenged else 1 - rate)
+    post = np.exp(log_post - log_post.max())
+    post /= post.sum()
+    rates: np.ndarray = post @ _receivers(sol, p)
+    return rates

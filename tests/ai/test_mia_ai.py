@@ -123,3 +123,19 @@ def test_without_the_data_file_the_round_is_solved_on_the_spot(monkeypatch, tmp_
     finally:
         mia_model.solution.cache_clear()
     assert abs(fresh.value[0] - solution(2, False).value[0]) < 0.02
+
+
+def test_a_few_answers_unmask_a_receiver_who_challenges_from_62_on():
+    sol = solution(2, False)
+    answers = [(-1, 8, False), (-1, 11, True), (-1, 9, False), (-1, 13, True)]  # believed 54, 61; challenged 63, 65
+    before, after = mia_types.challenge_rates([], -1, sol), mia_types.challenge_rates(answers, -1, sol)
+    assert after[9] < 0.15 < before[9]  # 61: believed
+    assert after[10] > 0.7 > before[10]  # 62: challenged
+    assert before[:7].max() < 0.01 and after[:7].max() < 0.01  # nor what the equilibrium (nearly) never does
+
+
+def test_the_log_gives_each_seats_answers_with_the_claim_they_beat():
+    log = ((1, 0, "claim", 53), (1, 1, "claim", 62), (1, 0, "reveal", 43), (2, 0, "claim", 21), (2, 1, "give_up", None))
+    model = read_log(log, "ones_high")
+    assert model.answers[1] == [(-1, 7, False), (-1, 20, False)]  # believed 53 (claimed 62 above it), conceded Mia
+    assert model.answers[0] == [(7, 10, True)]  # challenged 62, made above 53
