@@ -64,6 +64,7 @@ TARGET_P99 = 0.010  # s, open loop at 2,000 actions/s over 1,000 tables
 ALL = "all five"
 PERSISTED = ("sqlite", "postgresql")  # the store kinds that are the real Store
 DATABASE_URL = _postgres.base_url()  # --database-url
+MEASURING = [False]  # True inside a measured window (diagnostics that wrap the store count only then)
 
 
 @dataclass
@@ -219,10 +220,12 @@ async def drive(
     async def mark() -> None:
         await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
         marks.update(batches=service.store.batches, cpu=time.process_time(), writer=WriterThread.cpu)
+        MEASURING[0] = True
         if server:
             await server.start()
         await asyncio.sleep(max(0.0, stop - time.perf_counter()))
         marks.update(cpu_end=time.process_time(), writer_end=WriterThread.cpu, batches_end=service.store.batches)
+        MEASURING[0] = False
         if server:
             await server.stop()
 
