@@ -75,6 +75,18 @@ def _closed_form(np: Any, gains: list[tuple[int, float]], p_bust: float, gmax: i
     return u[gmax - 1 :]  # index d = 0 .. t + 1
 
 
+@dataclass
+class _Dips:
+    """The cells below the zone being checked (global indices), their bust values, bounds and windows."""
+
+    cells: Any
+    b: Any
+    bound: Any
+    win_a: Any
+    win_c: Any
+    bad: Any
+
+
 class _Layer:
     """Values of one layer's cells for given bust values (one policy-iteration step)."""
 
@@ -92,6 +104,14 @@ class _Layer:
         # hold values in the zone, by points still needed r = left - k (row T + j - r of column j)
         self.hz = 1.0 - solver.q[np.maximum(t + self.j[None, :] - r[:, None], 0), self.j[None, :]]
         self.first = r[:, None] == self.left[None, :]  # k = 0: no hold
+        n = self.n
+        self.a0, self.c0 = np.empty(n), np.empty(n)  # P(i, j, 0) = a0 + c0 b for the decisions taken
+        self.b_lo, self.b_hi = np.full(n, -np.inf), np.full(n, np.inf)
+        self.zroll = np.zeros((self.rows, n), dtype=bool)  # zone decisions by points still needed (r - 1)
+        self.bound = np.zeros(self.pz, dtype=np.int64)  # below the zone: roll for k < bound (-1: walked)
+        self.count = np.zeros(self.pz, dtype=np.int64)  # how many D > 0 below the zone, per cell
+        self.wide: dict[int, Any] = {}  # walked cells: their decisions for k < kz
+        self.swept = np.zeros(self.pz, dtype=bool)  # walked by a full sweep: D played no part
         if self.pz:
             ja, jb = int(self.j[self.pz - 1]), int(self.j[0])
             # G over the turn totals below the zone, columns in cell order (j descending)
@@ -142,68 +162,87 @@ class _Layer:
         self.b_hi[cells] = np.minimum(self.b_hi[cells], np.min(theta, axis=0, where=live & ~roll, initial=np.inf))
         return v[g - 1 :, 0], v[g - 1 :, 1], roll, margin
 
-    def values(self, b: Any) -> tuple[Any, Any, tuple[Any, ...], float]:
-        """``P(i, j, 0) = a + c b`` per cell and the decisions behind it (to compare between steps)."""
+    def values(self, b: Any, cells: Any) -> float:
+        """Evaluate ``cells`` (sorted indices) at bust values ``b``: ``P(i, j, 0) = a0 + c0 b`` per cell and the
+        decisions behind it go into this layer's arrays (other cells keep theirs). Returns the margin met."""
         np, sv = self.np, self.sv
         g, z = sv.gmax, sv.zone
-        allc = np.arange(self.n)
-        self.b_lo = np.full(self.n, -np.inf)  # the decisions taken stay the same for bust values in (lo, hi]
-        self.b_hi = np.full(self.n, np.inf)
-        va, vc, zroll, margin = self.sweep(b, allc, self.rows)
-        a0 = np.empty(self.n)
-        c0 = np.empty(self.n)
-        near = self.left <= z  # the zone reaches k = 0
-        a0[near] = va[self.left[near], allc[near]]
-        c0[near] = vc[self.left[near], allc[near]]
-        bound = np.zeros(0, dtype=np.int64)
-        wide = np.zeros(0, dtype=np.int64)
-        wide_roll = None
+        self.b_lo[cells] = -np.inf  # the decisions taken stay the same for bust values in (b_lo, b_hi]
+        self.b_hi[cells] = np.inf
+        va, vc, zroll, margin = self.sweep(b, cells, self.rows)
+        self.zroll[:, cells] = zroll
+        loc = np.arange(len(cells))
+        left = self.left[cells]
+        near = left <= z  # the zone reaches k = 0
+        self.a0[cells[near]] = va[left[near], loc[near]]
+        self.c0[cells[near]] = vc[left[near], loc[near]]
+        for cell in cells.tolist():
+            self.wide.pop(cell, None)
+        nb = int(np.count_nonzero(cells < self.pz))  # cells with a stretch below the zone come first
+        if not nb:
+            return margin
+        below = cells[:nb]
+        self.swept[below] = False
+        block = self.block if nb == self.pz else self.block[:, below]
+        over = block > (1.0 - b[below])[None, :]  # D(k) > 0: rolling once beats holding
+        count = over.sum(axis=0)
+        self.count[below] = count
+        rows = over.shape[0]
+        last = np.where(count > 0, rows - over[::-1].argmax(axis=0), 0) if rows else count
+        kz = self.kz[below]
+        quiet = ~zroll[z - g : z, :nb].any(axis=0)  # the zone's lowest turn totals all hold
+        top = (last == kz - 1) | ~quiet
+        # the policy tried: roll below bound, hold from bound up to the zone (D <= 0 there, and with
+        # a quiet zone every successor holds, so holding is right); bound = kz: roll up to the zone
+        bound = np.where(top, kz, last + 1)
+        m = np.arange(g)[:, None]
+        win_a = np.where(
+            top[None, :], va[z - m, loc[None, :nb]], 1.0 - sv.q[self.s + bound[None, :] + m, self.j[below]]
+        )
+        win_c = np.where(top[None, :], vc[z - m, loc[None, :nb]], 0.0)
+        coef = sv.u[bound]  # (nb, 1 + gmax)
+        self.a0[below] = np.einsum("pm,mp->p", coef[:, 1:], win_a)
+        self.c0[below] = coef[:, 0] + np.einsum("pm,mp->p", coef[:, 1:], win_c)
+        # below bound, D > 0 proves rolling right; where D <= 0 (a dip) check rolling at its value
+        check = np.nonzero(bound - 1 > count)[0]
+        bad = np.zeros(nb, dtype=bool)
+        dips = _Dips(below, b[below], bound, win_a, win_c, bad)
+        if len(check):  # the dips just below bound first: where the tried policy fails, it mostly fails there
+            w = np.arange(4 * g)[:, None]
+            ks = bound[check][None, :] - 1 - w
+            near_dips = (ks >= 1) & ~over[np.maximum(ks, 1) - 1, check[None, :]]
+            wi, ci = np.nonzero(near_dips)
+            margin = self._dips(dips, check[ci], ks[wi, ci], margin)
+            rest = check[~bad[check] & (bound[check] - 1 - 4 * g >= 1)]
+            if len(rest):
+                far = ~over[:, rest]
+                far &= np.arange(1, rows + 1)[:, None] < (bound[rest] - 4 * g)[None, :]
+                rk, ci = np.nonzero(far)
+                margin = self._dips(dips, rest[ci], rk + 1, margin)
+        wide = np.nonzero(bad)[0]  # local indices
+        self.bound[below] = np.where(bad, -1, bound)
+        if len(wide):  # the tried policy is wrong somewhere: walk these cells down from the zone
+            gl = below[wide]
+            if len(wide) <= WALK_MAX:
+                a, c, rolls, wm = self.walk(b, gl, over[:, wide], va[:, wide], vc[:, wide], zroll[:, wide])
+            else:
+                a, c, rolls, wm = self.sweep_below(b, gl)
+                self.swept[gl] = True
+            self.a0[gl], self.c0[gl] = a, c
+            for n, cell in enumerate(gl.tolist()):
+                self.wide[cell] = rolls[n, : self.kz[cell]].copy()
+            margin = min(margin, wm)
+        return margin
+
+    def inconsistent(self, b: Any) -> Any:
+        """The cells whose decisions might differ at bust values ``b`` (to :data:`TIE`; the D comparisons
+        exactly, except for cells swept in full, which did not use them): the ones to evaluate again."""
+        np = self.np
+        bad = ~((self.b_lo - TIE < b) & (b <= self.b_hi + TIE))
         if self.pz:
-            pz = self.pz
-            over = self.block > (1.0 - b[:pz])[None, :]  # D(k) > 0: rolling once beats holding
-            count = self.count = over.sum(axis=0)
-            rows = over.shape[0]
-            last = np.where(count > 0, rows - over[::-1].argmax(axis=0), 0) if rows else count
-            kz = self.kz
-            quiet = ~zroll[z - g : z, :pz].any(axis=0)  # the zone's lowest turn totals all hold
-            top = (last == kz - 1) | ~quiet
-            # the policy tried: roll below bound, hold from bound up to the zone (D <= 0 there, and with
-            # a quiet zone every successor holds, so holding is right); bound = kz: roll up to the zone
-            bound = np.where(top, kz, last + 1)
-            m = np.arange(g)
-            win_a = np.where(
-                top[None, :],
-                va[z - m[:, None], allc[None, :pz]],
-                1.0 - sv.q[self.s + bound[None, :] + m[:, None], self.j[None, :pz]],
-            )
-            win_c = np.where(top[None, :], vc[z - m[:, None], allc[None, :pz]], 0.0)
-            coef = sv.u[bound]  # (pz, 1 + gmax)
-            a0[:pz] = np.einsum("pm,mp->p", coef[:, 1:], win_a)
-            c0[:pz] = coef[:, 0] + np.einsum("pm,mp->p", coef[:, 1:], win_c)
-            # below bound, D > 0 proves rolling right; where D <= 0 (a dip) check rolling at its value
-            check = np.nonzero(bound - 1 > count)[0]
-            bad = np.zeros(pz, dtype=bool)
-            if len(check):  # the dips just below bound first: where the tried policy fails, it mostly fails there
-                w = np.arange(4 * g)[:, None]
-                ks = bound[check][None, :] - 1 - w
-                near_dips = (ks >= 1) & ~over[np.maximum(ks, 1) - 1, check[None, :]]
-                wi, ci = np.nonzero(near_dips)
-                margin = self._dips(b, check[ci], ks[wi, ci], bound, win_a, win_c, bad, margin)
-                rest = check[~bad[check] & (bound[check] - 1 - 4 * g >= 1)]
-                if len(rest):
-                    dips = ~over[:, rest]
-                    dips &= np.arange(1, rows + 1)[:, None] < (bound[rest] - 4 * g)[None, :]
-                    rk, ci = np.nonzero(dips)
-                    margin = self._dips(b, rest[ci], rk + 1, bound, win_a, win_c, bad, margin)
-            wide = np.nonzero(bad)[0]
-            bound = np.where(bad, -1, bound)
-            if len(wide):  # the tried policy is wrong somewhere: walk these cells down from the zone
-                if len(wide) <= WALK_MAX:
-                    a0[wide], c0[wide], wide_roll, wm = self.walk(b, wide, over, va, vc, zroll)
-                else:
-                    a0[wide], c0[wide], wide_roll, wm = self.sweep_below(b, wide)
-                margin = min(margin, wm)
-        return a0, c0, (zroll, bound, wide, wide_roll), margin
+            moved = (self.block > (1.0 - b[: self.pz])[None, :]).sum(axis=0) != self.count
+            bad[: self.pz] |= moved & ~self.swept
+        return np.nonzero(bad)[0]
 
     def sweep_below(self, b: Any, cells: Any) -> tuple[Any, Any, Any, float]:
         """:meth:`walk`'s results from a full sweep of ``cells`` (cheaper when there are many of them)."""
@@ -215,17 +254,18 @@ class _Layer:
         rows = np.maximum(left[:, None] - 1 - np.arange(int(kz.max()))[None, :], 0)  # k = left - r
         return va[left, col], vc[left, col], roll[rows, col[:, None]], margin
 
-    def _dips(self, b: Any, cell: Any, k: Any, bound: Any, win_a: Any, win_c: Any, bad: Any, margin: float) -> float:
-        """Check rolling at dips ``(cell, k)`` below ``bound`` (values in closed form); mark cells where it is wrong."""
-        if not len(cell):
+    def _dips(self, d: _Dips, loc: Any, k: Any, margin: float) -> float:
+        """Check rolling at dips ``(loc, k)`` below the bound (values in closed form); mark cells where it is wrong."""
+        if not len(loc):
             return margin
         np, sv = self.np, self.sv
-        cf = sv.u[bound[cell] - k]
-        ra = np.einsum("dm,md->d", cf[:, 1:], win_a[:, cell])
-        rc = cf[:, 0] + np.einsum("dm,md->d", cf[:, 1:], win_c[:, cell])
-        gap = ra + rc * b[cell] - (1.0 - sv.q[self.s + k, self.j[cell]])
-        bad[cell[gap <= 0]] = True
-        self._bounds(cell, b[cell] - gap / rc, gap > 0)
+        cf = sv.u[d.bound[loc] - k]
+        ra = np.einsum("dm,md->d", cf[:, 1:], d.win_a[:, loc])
+        rc = cf[:, 0] + np.einsum("dm,md->d", cf[:, 1:], d.win_c[:, loc])
+        gl = d.cells[loc]
+        gap = ra + rc * d.b[loc] - (1.0 - sv.q[self.s + k, self.j[gl]])
+        d.bad[loc[gap <= 0]] = True
+        self._bounds(gl, d.b[loc] - gap / rc, gap > 0)
         return min(margin, float(np.abs(gap).min()))
 
     def walk(self, b: Any, cells: Any, over: Any, va: Any, vc: Any, zroll: Any) -> tuple[Any, Any, Any, float]:
@@ -240,15 +280,15 @@ class _Layer:
         np, sv = self.np, self.sv
         g, z = sv.gmax, sv.zone
         n = len(cells)
-        sub = over[:, cells]  # row k - 1
+        sub = over  # row k - 1
         kk = np.arange(1, sub.shape[0] + 1)[:, None]
         top = np.maximum.accumulate(np.where(sub, kk, 0), axis=0)  # highest D > 0 turn total <= k
         dip = np.maximum.accumulate(np.where(sub, 0, kk), axis=0)  # highest D <= 0 turn total <= k
         clean = sub.cumsum(axis=0) == top  # the D > 0 turn totals <= k are a prefix 1 .. top
-        mm = np.arange(g)[:, None]
-        wa = va[z - mm, cells[None, :]].T.tolist()  # per cell: V(kz + m)
-        wc = vc[z - mm, cells[None, :]].T.tolist()
-        held = ~zroll[z - 1 - mm, cells[None, :]]
+        mm = np.arange(g)
+        wa = va[z - mm].T.tolist()  # per cell: V(kz + m)
+        wc = vc[z - mm].T.tolist()
+        held = ~zroll[z - 1 - mm]
         streaks = np.where(held.all(axis=0), g, held.argmin(axis=0)).tolist()  # holds just above kz - 1
         kzs = self.kz[cells].tolist()
         rolls = np.zeros((n, max(kzs)), dtype=bool)
@@ -355,16 +395,6 @@ class _Layer:
         self.np.maximum.at(self.b_lo, cells[roll], theta[roll])
         self.np.minimum.at(self.b_hi, cells[~roll], theta[~roll])
 
-    def stable(self, b: Any) -> bool:
-        """True when the last :meth:`values` call would take every decision the same way at bust values ``b``,
-        so its policy is greedy there too (up to :data:`TIE`; the D comparisons exactly)."""
-        np = self.np
-        if not bool(((self.b_lo - TIE < b) & (b <= self.b_hi + TIE)).all()):
-            return False
-        if self.pz:
-            return bool(np.array_equal((self.block > (1.0 - b[: self.pz])[None, :]).sum(axis=0), self.count))
-        return True
-
     @staticmethod
     def _fill(rolls: Any, rows: Any, start: Any, stop: Any) -> None:
         """``rolls[r, start:stop] = True`` for each row."""
@@ -416,13 +446,14 @@ def solve_columns(np: Any, rules: Any, kern: Any, zone: int = ZONE) -> ColumnSol
     iterations = wide_cells = settled = 0
     for s in range(2 * t - 2, -1, -1):
         layer = _Layer(np, sv, s)
-        i = layer.i
+        i, n = layer.i, layer.n
         x = _guess(np, q, s, i, t)
-        prev: tuple[Any, ...] | None = None
+        cells = np.arange(n)
         for step in range(MAX_ITERATIONS + 10_000):
             iterations += 1
             b = 1.0 - x[::-1]
-            a0, c0, policy, lm = layer.values(b)
+            margin = min(margin, layer.values(b, cells))
+            a0, c0 = layer.a0, layer.c0
             if step >= MAX_ITERATIONS:  # value iteration (each step is also greedy)
                 new = a0 + c0 * b
                 done = float(np.abs(new - x).max()) <= 1e-15
@@ -430,26 +461,25 @@ def solve_columns(np: Any, rules: Any, kern: Any, zone: int = ZONE) -> ColumnSol
                 if done:
                     settled += 1
                     break
+                cells = np.arange(n)
                 continue
             ar, cr = a0[::-1], c0[::-1]
             new = (a0 + c0 - c0 * (ar + cr)) / (1.0 - c0 * cr)
             still = step > 0 and float(np.abs(new - x).max()) <= 1e-15  # only ties flip
             x = new
-            if still or layer.stable(1.0 - x[::-1]):
+            if still:
                 break
-            if prev is not None and _same(np, prev, policy):
+            # policy iteration, improving only the cells whose decisions are not greedy at the new values
+            cells = layer.inconsistent(1.0 - x[::-1])
+            if not len(cells):
                 break
-            prev = policy
-        margin = min(margin, lm)
         q[s, i] = x
-        zroll, h, wide, wide_roll = policy
-        rows = zroll.shape[0]
-        zone_bits[i, layer.j, :rows] = zroll.T
+        zone_bits[i, layer.j, : layer.rows] = layer.zroll.T
         if layer.pz:
-            h_low[i[: layer.pz], layer.j[: layer.pz]] = h
-        for col, p in enumerate(wide):
+            h_low[i[: layer.pz], layer.j[: layer.pz]] = layer.bound
+        for p, roll in layer.wide.items():
             wide_cells += 1
-            wide_bits[(int(i[p]), int(layer.j[p]))] = wide_roll[col, : layer.left[p] - z].copy()
+            wide_bits[(int(i[p]), int(layer.j[p]))] = roll
         sv.row_g(s)
     bits = _pack(np, t, z, h_low, zone_bits, wide_bits)
     p_stats = {"wide_cells": wide_cells, "layers_settled": settled, "layers": 2 * t - 1}
@@ -462,12 +492,6 @@ def _guess(np: Any, q: Any, s: int, i: Any, t: int) -> Any:
     two = q[s + 4, np.minimum(i + 2, t - 1)]
     guess = np.where(two > 0, 2.0 * one - two, one)
     return np.where(one > 0, np.clip(guess, 0.0, 1.0), 0.5)
-
-
-def _same(np: Any, a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    if not (np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])):
-        return False
-    return a[3] is None or np.array_equal(a[3], b[3])
 
 
 def _pack(np: Any, t: int, z: int, h_low: Any, zone_bits: Any, wide: dict[tuple[int, int], Any]) -> bytes:
