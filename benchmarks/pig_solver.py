@@ -96,6 +96,9 @@ def run(quick: bool = False, targets: list[int] | None = None, variants: list[st
     return out
 
 
+GAP_SAMPLE = 2000
+
+
 def compare(targets: list[int], variants: list[str]) -> None:
     """The default solver against the wavefront: times, differing decisions, largest |delta P|."""
     import numpy as np
@@ -117,7 +120,8 @@ def compare(targets: list[int], variants: list[str]) -> None:
             a = np.unpackbits(np.frombuffer(fast.bits, np.uint8), bitorder="little")[: rules.states]
             b = np.unpackbits(np.frombuffer(wave.bits, np.uint8), bitorder="little")[: rules.states]
             differ = np.flatnonzero(a != b)
-            gap = max((abs(_roll_minus_hold(rules, fast.p0, int(x))) for x in differ), default=0.0)
+            sample = differ[:: max(1, -(-len(differ) // GAP_SAMPLE))]  # each costs a Python loop over k
+            gap = max((abs(_roll_minus_hold(rules, fast.p0, int(x))) for x in sample), default=0.0)
             rows.append(
                 (
                     rules.key,
@@ -143,7 +147,7 @@ def compare(targets: list[int], variants: list[str]) -> None:
             "wave CPU s",
             "wave wall s",
             "decisions differ",
-            "max |roll-hold| there",
+            f"max |roll-hold| there (<= {GAP_SAMPLE:,} of them)",
             "max |dP|",
             "P(first)",
         ],

@@ -25,10 +25,10 @@ layer). What changes is how a cell ``(i, j)``'s turn totals ``k`` are handled. W
   few points and values tie to the last bit) sweep them in full instead.
 
 Policy iteration per layer starts from the layer above extrapolated, and stops as soon as every decision is
-consistent with the solved bust values (to :data:`TIE`, as the wavefront solver): 1 to 2 evaluations per
-layer. The values are exact for the decisions taken and each decision is greedy at the layer's own values,
-as in the other solvers; the tests check the bits against them. Variants with a forced re-roll or a score
-wipe keep the wavefront solver (:func:`supports`).
+consistent with the solved bust values (to :data:`TIE`, as the wavefront solver); a later step re-evaluates
+only the cells whose decisions are not (:meth:`_Layer.inconsistent`). The values are exact for the decisions
+taken and each decision is greedy at the layer's own values, as in the other solvers; the tests check the bits
+against them. Variants with a forced re-roll or a score wipe keep the wavefront solver (:func:`supports`).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class _Dips:
 
 
 class _Layer:
-    """Values of one layer's cells for given bust values (one policy-iteration step)."""
+    """One layer: its cells' values and decisions, evaluated (all or some cells) at given bust values."""
 
     def __init__(self, np: Any, solver: _Columns, s: int) -> None:
         t = solver.t
@@ -394,12 +394,6 @@ class _Layer:
         """Rolling stays right while the bust value is above ``theta``, holding while it is at most ``theta``."""
         self.np.maximum.at(self.b_lo, cells[roll], theta[roll])
         self.np.minimum.at(self.b_hi, cells[~roll], theta[~roll])
-
-    @staticmethod
-    def _fill(rolls: Any, rows: Any, start: Any, stop: Any) -> None:
-        """``rolls[r, start:stop] = True`` for each row."""
-        for r, a, b in zip(rows.tolist(), start.tolist(), stop.tolist(), strict=True):
-            rolls[r, a:b] = True
 
 
 class _Columns:
