@@ -21,7 +21,8 @@ from benchmarks._common import header, parser, show
 
 RULES = ("sum", "simple", "poker", "pirates", "lefthand")
 SHIP_TARGET = 0.004  # NashConv before rounding; rounding to 1/255 adds a little (the check measures it)
-SHIP_PRUNE = 0.01  # actions rarer than this are dropped: far fewer information sets to ship (the check measures it)
+SHIP_PRUNE = "0.01"  # actions rarer than this are dropped: far fewer information sets to ship (the check measures it)
+MAX_BYTES = 2_000_000  # per shipped file (tests/ai/test_liar_ai.py)
 
 
 def configs(dice: str, rules: str, wild: str) -> list[tuple[str, bool, int, int]]:
@@ -30,16 +31,37 @@ def configs(dice: str, rules: str, wild: str) -> list[tuple[str, bool, int, int]
     return [(r, w, a, b) for a, b in splits for r in rules.split(",") for w in wilds]
 
 
-def ship_one(rule: str, wild: bool, a: int, b: int, iterations: int, target: float, prune: float) -> dict[str, Any]:
+def ship_one(
+    rule: str, wild: bool, a: int, b: int, iterations: int, target: float, prunes: str, every: int, float32: bool
+) -> dict[str, Any]:
+    """Solve, then ship with the smallest of ``prunes`` (comma-separated) whose file fits MAX_BYTES."""
+    import numpy as np
+
     from bot.ai.liar_solver import Game
     from bot.ai.liar_tables import DATA_DIR, file_name
 
-    t0 = time.perf_counter()
-    g = Game(rule, wild, a, b)
-    se, sc = g.solve(iterations, target)
+    def log(t: int, ex: dict[str, float]) -> None:
+        cpu = time.process_time() - c0
+        print(
+            f"  {rule} {a}v{b} iteration {t}: NashConv {ex['nashconv']:.4f} (CPU {cpu:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    g = Game(rule, wild, a, b, np.float32 if float32 else np.float64)
+    se, sc = g.solve(iterations, target, log, every)
     solved = time.perf_counter() - t0
-    meta = {"rule": rule, "wild": wild, "dice": [a, b], "nodes": g.nodes, "prune": prune}
-    strat = g.to_strategy(se, sc, meta, prune)
+    for prune in sorted(float(p) for p in prunes.split(",")):
+        meta = {"rule": rule, "wild": wild, "dice": [a, b], "nodes": g.nodes, "prune": prune}
+        strat = g.to_strategy(se, sc, meta, prune)
+        if len(strat.to_bytes()) < MAX_BYTES:
+            break
+        print(f"  prune {prune}: {len(strat.to_bytes()):,} bytes, over the limit", file=sys.stderr, flush=True)
+    else:
+        raise SystemExit(f"{rule} {a}v{b}: no prune in {prunes} fits {MAX_BYTES:,} bytes")
+    del se, sc
+    g = Game(rule, wild, a, b)  # the check in float64 whatever the solve used
     ex = g.exploitability(*g.from_strategy(strat))  # as shipped: rounded, pruned, decoded
     strat.header.update({k: round(v, 6) for k, v in ex.items()}, seconds=round(solved, 1))
     path = DATA_DIR / file_name(rule, wild, a, b)
@@ -67,13 +89,15 @@ def run(
     ship: bool = False,
     iterations: int = 4096,
     target: float = SHIP_TARGET,
-    prune: float = SHIP_PRUNE,
+    prune: str = SHIP_PRUNE,
+    every: int = 0,
+    float32: bool = False,
 ) -> list[dict[str, Any]]:
     header("Liar's Dice heads-up endgames (CFR+, exact best response)")
     out, rows = [], []
     for rule, w, a, b in configs(dice, rules, wild):
         t0 = time.perf_counter()
-        res = ship_one(rule, w, a, b, iterations, target, prune) if ship else check_one(rule, w, a, b)
+        res = ship_one(rule, w, a, b, iterations, target, prune, every, float32) if ship else check_one(rule, w, a, b)
         if res is None:
             continue
         out.append(res)
@@ -118,10 +142,18 @@ def main() -> None:
     p.add_argument("--ship", action="store_true", help="solve and write the tables (else check the shipped ones)")
     p.add_argument("--iterations", type=int, default=4096)
     p.add_argument("--target", type=float, default=SHIP_TARGET)
-    p.add_argument("--prune", type=float, default=SHIP_PRUNE, help="drop actions rarer than this when shipping")
+    p.add_argument(
+        "--prune",
+        default=SHIP_PRUNE,
+        help="drop actions rarer than this when shipping (a list: the smallest that fits)",
+    )
+    p.add_argument("--every", type=int, default=0, help="also check NashConv every N iterations (else powers of 2)")
+    p.add_argument(
+        "--float32", action="store_true", help="solve in float32 (half the memory traffic; check in float64)"
+    )
     args = p.parse_args()
     dice = "1v1" if args.quick else args.dice
-    run(dice, args.rules, args.wild, args.ship, args.iterations, args.target, args.prune)
+    run(dice, args.rules, args.wild, args.ship, args.iterations, args.target, args.prune, args.every, args.float32)
 
 
 if __name__ == "__main__":

@@ -62,15 +62,17 @@ class Level:
 class Game:
     """The tree of one heads-up round and everything CFR+ needs about it."""
 
-    def __init__(self, rule: str, wild: bool, a: int, b: int) -> None:
-        self.rule, self.wild, self.dice = rule, wild, (a, b)
+    def __init__(self, rule: str, wild: bool, a: int, b: int, dtype: type = np.float64) -> None:
+        """``dtype``: of every per-hand array; float32 halves the memory traffic of solving a big tree (the
+        shipped strategy is checked by a float64 Game)."""
+        self.rule, self.wild, self.dice, self.dtype = rule, wild, (a, b), dtype
         self.t: Tree = tree(rule, wild, a + b)
         t = self.t
         nb = len(t.bids)
-        self.w = (hand_weights(a), hand_weights(b))
+        self.w: tuple[Array, Array] = (hand_weights(a).astype(dtype), hand_weights(b).astype(dtype))
         c0, c1 = face_counts(a, wild), face_counts(b, wild)
         # payoff to the bidder when bid i is challenged, [bid, hand of player 0, hand of player 1]
-        self.pay = np.empty((nb, len(c0), len(c1)))
+        self.pay: Array = np.empty((nb, len(c0), len(c1)), dtype=dtype)
         for i, (q, f) in enumerate(t.bids):
             true = (c0[:, f - 1][:, None] + c1[:, f - 1][None, :]) >= q
             self.pay[i] = np.where(true, 1.0, -1.0)
@@ -113,10 +115,11 @@ class Game:
 
     def zeros(self) -> Profile:
         """Arrays shaped like a strategy: edge[d] (level d, hands of the actor at d - 1), chal[d] (level d)."""
-        edge, chal = [], []
+        edge: list[Array] = []
+        chal: list[Array] = []
         for d, lv in enumerate(self.levels):
-            edge.append(np.zeros((len(lv.bid), self.hands_of((d - 1) % 2))) if d else np.zeros((1, 1)))
-            chal.append(np.zeros((len(lv.bid), self.hands_of(d % 2))))
+            edge.append(np.zeros((len(lv.bid), self.hands_of((d - 1) % 2)), self.dtype) if d else np.zeros((1, 1)))
+            chal.append(np.zeros((len(lv.bid), self.hands_of(d % 2)), self.dtype))
         return edge, chal
 
     def normalise(self, edge: list[Array], chal: list[Array]) -> Profile:
@@ -127,7 +130,7 @@ class Game:
             tot = chal[d].copy() if d else np.zeros_like(chal[d])
             if d < last and lv.has.any():
                 tot[lv.has] += np.add.reduceat(edge[d + 1], lv.starts, axis=0)
-            n_act = self.n_actions[d]
+            n_act: Array = self.n_actions[d].astype(self.dtype)
             zero = tot <= 0
             safe = np.where(zero, 1.0, tot)
             if d:
@@ -141,7 +144,10 @@ class Game:
 
     def reach(self, se: list[Array]) -> list[list[Array]]:
         """reach[p][d]: player p's own reach probability per node of level d and hand."""
-        out: list[list[Array]] = [[np.ones((1, self.hands_of(0)))], [np.ones((1, self.hands_of(1)))]]
+        out: list[list[Array]] = [
+            [np.ones((1, self.hands_of(0)), self.dtype)],
+            [np.ones((1, self.hands_of(1)), self.dtype)],
+        ]
         for d in range(1, len(self.levels)):
             p = self.levels[d].parent
             actor = (d - 1) % 2
@@ -153,7 +159,7 @@ class Game:
         """Counterfactual value to player i of a challenge at each node of level d (d >= 1), per i's hand."""
         lv = self.levels[d]
         sign = 1.0 if (d - 1) % 2 == i else -1.0  # the bidder at level d is player (d - 1) % 2
-        out = np.empty((len(lv.bid), self.hands_of(i)))
+        out: Array = np.empty((len(lv.bid), self.hands_of(i)), self.dtype)
         w = self.w[1 - i]
         for bid, idx in lv.groups:
             m = self.pay[bid] if i == 0 else self.pay[bid].T  # [hand of i, hand of the other]
@@ -167,8 +173,8 @@ class Game:
 
         ``best``: player i takes the best action at each of its information sets (the best response)."""
         n = len(self.levels)
-        v: list[Array] = [np.zeros(0)] * n
-        term: list[Array] = [np.zeros(0)] * n
+        v: list[Array] = [np.zeros(0, self.dtype)] * n
+        term: list[Array] = [np.zeros(0, self.dtype)] * n
         h = self.hands_of(i)
         for d in range(n - 1, -1, -1):
             lv = self.levels[d]
@@ -176,11 +182,11 @@ class Game:
             if d:  # the other player's chance of challenging belongs in its reach when it is the one to act
                 term[d] = self.terminal(d, i, reach[1 - i][d] if mine else reach[1 - i][d] * sc[d])
             if best and mine:
-                cur = term[d].copy() if d else np.full((1, h), -np.inf)
+                cur = term[d].copy() if d else np.full((1, h), -np.inf, self.dtype)
                 if d + 1 < n and lv.has.any():
                     cur[lv.has] = np.maximum(cur[lv.has], np.maximum.reduceat(v[d + 1], lv.starts, axis=0))
             else:
-                cur = (term[d] * sc[d] if mine else term[d].copy()) if d else np.zeros((1, h))
+                cur = (term[d] * sc[d] if mine else term[d].copy()) if d else np.zeros((1, h), self.dtype)
                 if d + 1 < n and lv.has.any():
                     child = v[d + 1] * se[d + 1] if mine else v[d + 1]
                     cur[lv.has] += np.add.reduceat(child, lv.starts, axis=0)
@@ -190,11 +196,16 @@ class Game:
     # -- CFR+ ------------------------------------------------------------------------------------------------
 
     def solve(
-        self, iterations: int, target: float = 0.0, log: Callable[[int, dict[str, float]], None] | None = None
+        self,
+        iterations: int,
+        target: float = 0.0,
+        log: Callable[[int, dict[str, float]], None] | None = None,
+        every: int = 0,
     ) -> Profile:
         """CFR+ (alternating updates, regrets floored at 0, linearly weighted average): the average strategy.
 
-        Stops early once the average's NashConv (checked at powers of two) is at most ``target``."""
+        Stops early once the average's NashConv (checked at powers of two, and every ``every`` iterations
+        if set: a check costs about one iteration) is at most ``target``."""
         re, rc = self.zeros()
         ae, ac = self.zeros()
         n = len(self.levels)
@@ -211,7 +222,7 @@ class Game:
                         p = self.levels[d + 1].parent
                         re[d + 1] = np.maximum(re[d + 1] + v[d + 1] - v[d][p], 0.0)
                         ae[d + 1] += t * reach[i][d][p] * se[d + 1]
-            if t & (t - 1) == 0 or t == iterations:
+            if t & (t - 1) == 0 or t == iterations or (every and t % every == 0):
                 ex = self.exploitability(*self.normalise(ae, ac))
                 if log is not None:
                     log(t, ex)
