@@ -32,7 +32,16 @@ def configs(dice: str, rules: str, wild: str) -> list[tuple[str, bool, int, int]
 
 
 def ship_one(
-    rule: str, wild: bool, a: int, b: int, iterations: int, target: float, prunes: str, every: int, float32: bool
+    rule: str,
+    wild: bool,
+    a: int,
+    b: int,
+    iterations: int,
+    target: float,
+    prunes: str,
+    every: int,
+    float32: bool,
+    mass: float = 0.0,
 ) -> dict[str, Any]:
     """Solve, then ship with the smallest of ``prunes`` (comma-separated) whose file fits MAX_BYTES."""
     import numpy as np
@@ -53,8 +62,8 @@ def ship_one(
     se, sc = g.solve(iterations, target, log, every)
     solved = time.perf_counter() - t0
     for prune in sorted(float(p) for p in prunes.split(",")):
-        meta = {"rule": rule, "wild": wild, "dice": [a, b], "nodes": g.nodes, "prune": prune}
-        strat = g.to_strategy(se, sc, meta, prune)
+        meta = {"rule": rule, "wild": wild, "dice": [a, b], "nodes": g.nodes, "prune": prune, "mass": mass}
+        strat = g.to_strategy(se, sc, meta, prune, mass)
         if len(strat.to_bytes()) < MAX_BYTES:
             break
         print(f"  prune {prune}: {len(strat.to_bytes()):,} bytes, over the limit", file=sys.stderr, flush=True)
@@ -92,12 +101,17 @@ def run(
     prune: str = SHIP_PRUNE,
     every: int = 0,
     float32: bool = False,
+    mass: float = 0.0,
 ) -> list[dict[str, Any]]:
     header("Liar's Dice heads-up endgames (CFR+, exact best response)")
     out, rows = [], []
     for rule, w, a, b in configs(dice, rules, wild):
         t0 = time.perf_counter()
-        res = ship_one(rule, w, a, b, iterations, target, prune, every, float32) if ship else check_one(rule, w, a, b)
+        res = (
+            ship_one(rule, w, a, b, iterations, target, prune, every, float32, mass)
+            if ship
+            else check_one(rule, w, a, b)
+        )
         if res is None:
             continue
         out.append(res)
@@ -151,9 +165,21 @@ def main() -> None:
     p.add_argument(
         "--float32", action="store_true", help="solve in float32 (half the memory traffic; check in float64)"
     )
+    p.add_argument("--mass", type=float, default=0.0, help="also drop lines played with a smaller chance (drop_rare)")
     args = p.parse_args()
     dice = "1v1" if args.quick else args.dice
-    run(dice, args.rules, args.wild, args.ship, args.iterations, args.target, args.prune, args.every, args.float32)
+    run(
+        dice,
+        args.rules,
+        args.wild,
+        args.ship,
+        args.iterations,
+        args.target,
+        args.prune,
+        args.every,
+        args.float32,
+        args.mass,
+    )
 
 
 if __name__ == "__main__":

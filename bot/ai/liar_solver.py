@@ -251,10 +251,14 @@ class Game:
 
     # -- shipping --------------------------------------------------------------------------------------------
 
-    def to_strategy(self, se: list[Array], sc: list[Array], meta: dict[str, Any], prune: float = 0.0) -> Strategy:
-        """The strategy as shipped: weights rounded to 0..255 (actions below ``prune`` dropped), and only the
-        information sets it reaches itself (own reach > 0 under those weights: a player who follows it never
-        meets the others)."""
+    def to_strategy(
+        self, se: list[Array], sc: list[Array], meta: dict[str, Any], prune: float = 0.0, mass: float = 0.0
+    ) -> Strategy:
+        """The strategy as shipped: weights rounded to 0..255 (actions below ``prune`` dropped, and with ``mass``
+        see :meth:`drop_rare`), and only the information sets it reaches itself (own reach > 0 under those
+        weights: a player who follows it never meets the others)."""
+        if mass:
+            se, sc = self.drop_rare(se, sc, mass)
         qe = [np.round(np.where(e < prune, 0.0, e) * 255) for e in se]
         qc = [np.round(np.where(c < prune, 0.0, c) * 255) for c in sc]
         reach = self.reach(self.normalise(qe, qc)[0])
@@ -273,6 +277,24 @@ class Game:
                 recs.append((int(lv.pre[node]) << HAND_BITS | int(x), pairs))
         recs.sort()
         return Strategy.build(meta, recs)
+
+    def drop_rare(self, se: list[Array], sc: list[Array], mass: float) -> Profile:
+        """Zero the actions a player takes with probability below ``mass`` from the root (its own reach into
+        them, per hand), but never an information set's likeliest one: whole rare lines go, which a plain
+        threshold on the local weight keeps (and a line's weight bounds what dropping it can cost)."""
+        reach = self.reach(se)
+        se, sc = [e.copy() for e in se], [c.copy() for c in sc]
+        n = len(self.levels)
+        for d, lv in enumerate(self.levels):
+            own = reach[d % 2][d]
+            best = sc[d].copy()  # at the root all zeros: there is no challenge
+            if d + 1 < n and lv.has.any():
+                best[lv.has] = np.maximum(best[lv.has], np.maximum.reduceat(se[d + 1], lv.starts, axis=0))
+                p = self.levels[d + 1].parent
+                se[d + 1][(own[p] * se[d + 1] < mass) & (se[d + 1] < best[p])] = 0.0
+            if d:
+                sc[d][(own * sc[d] < mass) & (sc[d] < best)] = 0.0
+        return se, sc
 
     def from_strategy(self, s: Strategy) -> Profile:
         """A shipped strategy as level arrays (information sets it never reaches: uniform), for the checker."""

@@ -92,6 +92,18 @@ def test_cfr_plus_in_float32_solves_as_well_when_checked_in_float64(numpy):
     assert ex["value"] == pytest.approx(-7 / 327, abs=0.006)
 
 
+def test_dropping_rare_lines_keeps_a_move_everywhere_and_shrinks_the_table(numpy):
+    from bot.ai.liar_solver import Game
+
+    g = Game("poker", True, 1, 1)
+    se, sc = g.solve(128, target=0.004)
+    meta = {"rule": "poker", "wild": True, "dice": [1, 1]}
+    full, lean = g.to_strategy(se, sc, meta, 0.01), g.to_strategy(se, sc, meta, 0.01, mass=0.01)
+    assert len(lean.keys) < len(full.keys)
+    assert all(lean.offsets[i + 1] > lean.offsets[i] for i in range(len(lean.keys)))  # every record has a move
+    assert g.exploitability(*g.from_strategy(lean))["nashconv"] <= TARGET
+
+
 def _independent_best_response(strat: Strategy, rule: str, wild: bool, responder: int) -> float:
     """A plain recursive best response (no numpy, no level arrays) against the shipped strategy's other seat."""
     t = tree(rule, wild, 2)
