@@ -1,7 +1,7 @@
 """Every benchmark in turn, each in a process of its own: engines, tables, postgres, clickpath, render, restart,
 memory, jsonlib, discord_cost, pig_solver, ratings, chart (postgres says "skipped" without a PostgreSQL server).
 
-python -m benchmarks.run_all            # ~29 min on 2 cores
+python -m benchmarks.run_all            # ~28 min on 2 cores
 python -m benchmarks.run_all --quick    # ~4 min
 python -m benchmarks.run_all --only engines restart
 """
