@@ -272,9 +272,23 @@ async def one_run(kind: str, games: Sequence[str], n: int, seconds: float, rate:
         run = Run(kind, label, n, f"open @ {rate:,.0f}/s" if rate else "closed")
         await drive(service, channels, games, seconds, min(1.0, seconds / 4), rate, run)
         await close_service(service)
+    except BaseException:
+        await abandon(service)
+        raise
     finally:
         undo()
     return run
+
+
+async def abandon(service: TableService) -> None:
+    """After a failed run: close what can be closed, and never leave a scratch PostgreSQL schema behind."""
+    try:
+        await asyncio.wait_for(close_service(service), 10)
+    except Exception:  # noqa: BLE001 - the run's own error is the one to show
+        pass
+    schema = _SCHEMAS.pop(id(service.store), None)
+    if schema is not None:
+        await _postgres.drop_schema(DATABASE_URL, schema)
 
 
 @dataclass
