@@ -36,6 +36,9 @@ class Solution:
     claim: np.ndarray  # [stage, r, c]: P(claim c | roll r), stage = p + 1
     challenge: np.ndarray  # [stage, c]: P(the receiver challenges c)
     value: np.ndarray  # [stage]: the holder's value (lives difference)
+    # What mia_types derives from this solution (kinds, priors), kept with it: a cache keyed by id() would hand a
+    # new solution a freed one's entries when the id is reused.
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def truth(self, stage: int) -> np.ndarray:
         """P(the claim is true | claim c) at ``stage`` when the claimant plays the equilibrium (by c)."""
@@ -55,9 +58,10 @@ def solution(penalty: int, auto_reveal: bool) -> Solution:
     names = ("claim", "challenge", "value")
     if not DATA.exists():
         solved = solve(penalty, auto_reveal, iterations=400)
-        return Solution(**{k: solved[k] for k in names})
+        return Solution(solved["claim"], solved["challenge"], solved["value"])
     with np.load(DATA) as data:
-        return Solution(**{k: data[f"{key}-{k}"].astype(float) for k in names})
+        claim, challenge, value = (data[f"{key}-{k}"].astype(float) for k in names)
+        return Solution(claim, challenge, value)
 
 
 @lru_cache(maxsize=2)

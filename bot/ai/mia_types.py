@@ -66,14 +66,11 @@ def _jump(p: int, x: int) -> tuple[np.ndarray, np.ndarray]:
     return dist, truth
 
 
-_KINDS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}  # (id of the solution, p) -> kinds(...)
-
-
 def kinds(sol: Solution, p: int) -> tuple[np.ndarray, np.ndarray]:
     """[kind, c]: P(claim c) and P(true | claim c) above ``p``, noise included (the solutions live as long as the
-    process, in mia_model's cache, so their id is a key)."""
-    key = (id(sol), p)
-    if key not in _KINDS:
+    process, in mia_model's cache; these are kept in the solution's memo)."""
+    key = ("kinds", p)
+    if key not in sol.memo:
         dists, truths = [(PROB[:, None] * sol.claim[p + 1]).sum(axis=0)], [sol.truth(p + 1)]
         for x in range(-1, N):
             d, t = _jump(p, x)
@@ -88,8 +85,8 @@ def kinds(sol: Solution, p: int) -> tuple[np.ndarray, np.ndarray]:
         noise, noise_true = noise + NOISE * UNIFORM * uniform, noise_true + NOISE * UNIFORM * uniform * AT_LEAST
         mixed = (1 - NOISE) * dist + noise
         true = ((1 - NOISE) * dist * truth + noise_true) / np.where(mixed > 0, mixed, 1.0)
-        _KINDS[key] = (np.log(np.maximum(mixed, 1e-12)), np.clip(true, 1e-6, 1 - 1e-6))
-    return _KINDS[key]
+        sol.memo[key] = (np.log(np.maximum(mixed, 1e-12)), np.clip(true, 1e-6, 1 - 1e-6))
+    return sol.memo[key]
 
 
 def _opening_values(sol: Solution) -> np.ndarray:
@@ -103,17 +100,14 @@ def _opening_values(sol: Solution) -> np.ndarray:
     return out
 
 
-_PRIOR: dict[int, np.ndarray] = {}  # id of the solution -> the log prior over kinds
-
-
 def log_prior(sol: Solution) -> np.ndarray:
     """The log prior over kinds (:data:`WEIGHTS`)."""
-    key = id(sol)
-    if key not in _PRIOR:
+    key = "prior"
+    if key not in sol.memo:
         eq, honest, jumps = WEIGHTS
         share = np.maximum((PROB[:, None] * sol.claim[0]).sum(axis=0), FLOOR) * np.exp(SKILL * _opening_values(sol))
-        _PRIOR[key] = np.log(np.concatenate([[eq, honest], jumps * share / share.sum()]) + 1e-12)
-    return _PRIOR[key]
+        sol.memo[key] = np.log(np.concatenate([[eq, honest], jumps * share / share.sum()]) + 1e-12)
+    return sol.memo[key]
 
 
 def truth(history: Sequence[Claim], c: int, p: int, sol: Solution) -> float:
@@ -136,36 +130,31 @@ RECEIVER_EQUILIBRIUM = 0.5  # prior of the equilibrium receiver; the "challenge 
 NAIVE = 0.3  # ...this much of it on the textbook threshold (62: a fresh roll beats it less than half the time)
 NAIVE_T = int(np.argmax(AT_LEAST < 0.5))
 
-_RECEIVERS: dict[tuple[int, int], np.ndarray] = {}  # (id of the solution, p) -> _receivers(...)
-
 
 def _receivers(sol: Solution, p: int) -> np.ndarray:
     """[kind, c]: P(challenge c) above ``p`` (0: the equilibrium; 1 + T: from T on, T = N: never). Where the
     equilibrium does not mix (it believes every low claim, and after a believed 62 challenges everything) every kind
     does as it does; elsewhere each strays ``NOISE``."""
-    key = (id(sol), p)
-    if key not in _RECEIVERS:
+    key = ("receivers", p)
+    if key not in sol.memo:
         eq = sol.challenge[p + 1]
         thresholds = (np.arange(N)[None, :] >= np.arange(N + 1)[:, None]).astype(float)
         rates = (1 - NOISE) * np.vstack([eq, thresholds]) + NOISE * 0.5
-        _RECEIVERS[key] = np.where((eq < 0.01) | (eq > 0.99), eq, rates)
-    return _RECEIVERS[key]
-
-
-_RECEIVER_PRIOR: dict[int, np.ndarray] = {}  # id of the solution -> the log prior over kinds of receiver
+        sol.memo[key] = np.where((eq < 0.01) | (eq > 0.99), eq, rates)
+    return sol.memo[key]
 
 
 def _receiver_prior(sol: Solution) -> np.ndarray:
     """The thresholds share by how much the equilibrium's opening challenge rate rises at T (so together they
     challenge as it does), plus ``NAIVE`` on the textbook threshold."""
-    key = id(sol)
-    if key not in _RECEIVER_PRIOR:
+    key = "receiver_prior"
+    if key not in sol.memo:
         rise = np.diff(sol.challenge[0], prepend=0.0).clip(0.0, None)
         thresholds = (1 - NAIVE) * np.append(rise, max(0.0, 1.0 - rise.sum()))
         thresholds[NAIVE_T] += NAIVE
         weights = np.concatenate([[RECEIVER_EQUILIBRIUM], (1 - RECEIVER_EQUILIBRIUM) * thresholds])
-        _RECEIVER_PRIOR[key] = np.log(weights + 1e-12)
-    return _RECEIVER_PRIOR[key]
+        sol.memo[key] = np.log(weights + 1e-12)
+    return sol.memo[key]
 
 
 def challenge_rates(answers: Sequence[Answer], p: int, sol: Solution) -> np.ndarray:

@@ -139,3 +139,15 @@ def test_the_log_gives_each_seats_answers_with_the_claim_they_beat():
     model = read_log(log, "ones_high")
     assert model.answers[1] == [(-1, 7, False), (-1, 20, False)]  # believed 53 (claimed 62 above it), conceded Mia
     assert model.answers[0] == [(7, 10, True)]  # challenged 62, made above 53
+
+
+def test_what_is_derived_from_a_solution_stays_with_it_when_another_takes_its_place():
+    # A cache keyed by id() handed a new solution a freed one's derived tables (CPython reuses ids at once): the
+    # Mia tests then failed or passed by the order they ran in.
+    base = solution(2, False)
+    for scale in (0.5, 0.6, 0.7, 0.8, 0.9):
+        other = mia_model.Solution(base.claim, base.challenge * scale, base.value)
+        eq = other.challenge[0]
+        expected = np.where((eq < 0.01) | (eq > 0.99), eq, (1 - mia_types.NOISE) * eq + mia_types.NOISE * 0.5)
+        assert np.allclose(mia_types._receivers(other, -1)[0], expected)  # the equilibrium kind is its own
+        del other
