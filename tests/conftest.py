@@ -18,3 +18,13 @@ async def database(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[st
     """A SQLite file path, or a ``postgresql://`` URL of a fresh schema (dropped after the test)."""
     async for target in database_target(request.param, tmp_path):
         yield target
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say it once at the end, under -q too, when the PostgreSQL half of the suite did not run."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    reasons = [r.longrepr[2] if isinstance(r.longrepr, tuple) else str(r.longrepr) for r in skipped]
+    missing = [reason for reason in reasons if "PostgreSQL not reachable" in reason]
+    if missing:
+        why = missing[0][missing[0].index("PostgreSQL not reachable") :]
+        terminalreporter.write_line(f"{len(missing)} PostgreSQL tests skipped: {why}", yellow=True)
