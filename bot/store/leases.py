@@ -142,19 +142,23 @@ class Leases:
         ``store.fence = leases``: a store fenced by lost leases writes no more, this included."""
         said: list[str] = []
         while True:
-            blockers = await self.try_acquire()
+            blockers = await self._attempt()
             if not blockers:
                 return
-            holders = [line.split(" for ", 1)[0] for line in blockers]  # the seconds left change every poll
+            holders = [holder for holder, _ in blockers]  # said again when they change, not as the seconds run
             if holders != said:
-                for line in blockers:
+                for _, line in blockers:
                     log.warning("waiting for a lease: %s", line)
                 said = holders
             await asyncio.sleep(min(1.0, max(0.05, self.ttl / 10)))
 
     async def try_acquire(self) -> list[str]:
         """One attempt: takes them all and returns [], or takes none and returns why (one line per holder)."""
-        outcome: list[list[str]] = []
+        return [line for _, line in await self._attempt()]
+
+    async def _attempt(self) -> list[tuple[str, str]]:
+        """``try_acquire``'s blockers, each as (the holder's shard and owner, the line saying so)."""
+        outcome: list[list[tuple[str, str]]] = []
         tokens: dict[int, int] = {}
 
         def step(cursor: Cursor) -> None:
@@ -174,9 +178,11 @@ class Leases:
                     continue
                 if mine:
                     left = expires - now
-                    blockers.append(f"shard {shard} is held by {owner} (host {host}, pid {pid}) for {left:.1f} s more")
+                    line = f"shard {shard} is held by {owner} (host {host}, pid {pid}) for {left:.1f} s more"
+                    blockers.append((f"{shard}:{owner}", line))
                 elif count != self.shard_count:  # two shard counts at once would split a guild's games
-                    blockers.append(f"shard {shard} of {count} is held by {owner}; we run {self.shard_count} shards")
+                    line = f"shard {shard} of {count} is held by {owner}; we run {self.shard_count} shards"
+                    blockers.append((f"{shard}:{owner}", line))
             if blockers:
                 outcome.append(blockers)
                 return
