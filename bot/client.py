@@ -29,6 +29,7 @@ from discord.ext import commands
 from bot.games.dice import DiceSource
 from bot.i18n import normalise, t
 from bot.store import DEFAULT_DATABASE, Store, repo
+from bot.store.db import POSTGRES_SCHEMES
 from bot.store.leases import Leases
 from bot.tables import TableService
 from bot.tables.service import DiceFactory
@@ -109,7 +110,7 @@ DATABASE_ERRORS = (OSError, sqlite3.Error, asyncpg.PostgresError, asyncpg.Interf
 
 
 def is_url(database: str | Path) -> bool:
-    return str(database).startswith(("postgresql://", "postgres://"))
+    return str(database).startswith(POSTGRES_SCHEMES)
 
 
 def shown_database(database: str | Path) -> str:

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import t
+from bot.store import DEFAULT_DATABASE
 from bot.store.copy_ends import Batch, End, Types, converter, kind_of, open_end, parse_target
 from bot.store.db import Store
 
 DEFAULT_BATCH = 5_000
 SKIPPED = frozenset({"schema_version", "leases"})  # each database's own bookkeeping, not data
-DEFAULT_SOURCE = "data/dicetavern.sqlite3"
 
 
 class CopyError(Exception):
@@ -289,7 +289,7 @@ def _checksum(rows: list[tuple[Any, ...]]) -> int:
 
 
 def default_source() -> str:
-    return "sqlite:" + os.environ.get("DATABASE_PATH", DEFAULT_SOURCE)
+    return "sqlite:" + os.environ.get("DATABASE_PATH", DEFAULT_DATABASE)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
