@@ -7,10 +7,8 @@ COPY, none of which the bot's group-committing store offers (or should).
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import AsyncGenerator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
@@ -107,20 +105,25 @@ def _live(rows: list[dict[str, Any]], now: float) -> list[tuple[int, str, float]
 class SQLiteEnd:
     """The standard library's sqlite3 on a thread of its own, so the loop stays free. Every call on the connection,
     and every cursor's end, happens on that one thread: a cursor freed on another thread resets its statement, which
-    sqlite3's statement cache may have handed to the call running meanwhile (CPython issue 118172)."""
+    sqlite3's statement cache may have handed to the call running meanwhile (CPython issue 118172). The thread is the
+    store's own kind (``db._SQLiteThread``)."""
 
-    def __init__(self, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
+    def __init__(self, conn: sqlite3.Connection, thread: db._SQLiteThread) -> None:
         self._conn = conn
         self._thread = thread
 
     @classmethod
     async def open(cls, path: str) -> SQLiteEnd:
-        thread = ThreadPoolExecutor(1, thread_name_prefix="migrate-sqlite")
-        connect = partial(sqlite3.connect, path, isolation_level=None, check_same_thread=False)
-        return cls(await asyncio.get_running_loop().run_in_executor(thread, connect), thread)
+        thread = db._SQLiteThread()
+        try:
+            conn = await thread.call(partial(sqlite3.connect, path, isolation_level=None, check_same_thread=False))
+        except BaseException:
+            thread.stop()
+            raise
+        return cls(conn, thread)
 
     async def _call(self, fn: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn)
+        return await self._thread.call(fn)
 
     async def _do(self, sql: str) -> None:
         def run() -> None:
@@ -206,7 +209,7 @@ class SQLiteEnd:
             await self.rollback()  # a source's read snapshot
             await self._call(self._conn.close)
         finally:
-            self._thread.shutdown(wait=False)
+            self._thread.stop()
 
 
 class PostgresEnd:
