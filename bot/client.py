@@ -264,10 +264,15 @@ class DiceTavern(commands.Bot):
                 log.warning("could not read the members' languages again: %s", error)
 
     async def refresh_user_languages(self) -> None:
-        """Members' ``/me language`` as the store has them now (one set by another process included)."""
+        """Members' ``/me language`` as the store has them now (one set by another process included). A change
+        made here while the read ran wins: that pass is dropped, and the next one reads the change with the rest."""
         presenter = getattr(self, "presenter", None)
-        if presenter is not None:
-            presenter.user_language, _ = await repo.user_languages(self.store)
+        if presenter is None:
+            return
+        before = dict(presenter.user_language)
+        languages, _ = await repo.user_languages(self.store)
+        if presenter.user_language == before:
+            presenter.user_language = languages
 
     # -- start-up line and heartbeat ------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import discord
@@ -435,6 +436,31 @@ async def test_a_bot_on_some_shards_reads_the_members_languages_again(tmp_path):
         await store.write([repo.set_user_language(5, "it"), repo.set_discord_locale(6, "el")])
         await bot.refresh_user_languages()
         assert bot.presenter.user_language == {5: "it"}  # 7 cleared theirs elsewhere; 6 set none
+    finally:
+        await store.close()
+
+
+async def test_a_language_set_here_while_the_languages_are_read_again_is_not_undone(tmp_path, monkeypatch):
+    """The read began before the member's ``/me language`` was committed, so it holds the old choice: it must not
+    replace the one this process has just applied."""
+    from bot.tables.shards import parse
+
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    try:
+        bot = DiceTavern(database=str(tmp_path / "db.sqlite3"), shards=parse("1", 2))
+        bot.store = store
+        bot.presenter = SimpleNamespace(user_language={5: "it"})  # type: ignore[assignment]
+        await store.write([repo.set_user_language(5, "it")])
+        read = repo.user_languages
+
+        async def read_then_member_changes(store: Store) -> Any:
+            found = await read(store)
+            bot.presenter.user_language[5] = "de"  # /me language de, applied while the read was in flight
+            return found
+
+        monkeypatch.setattr(repo, "user_languages", read_then_member_changes)
+        await bot.refresh_user_languages()
+        assert bot.presenter.user_language == {5: "de"}
     finally:
         await store.close()
 
