@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.jsontext import loads
 from bot.store.db import Store
-from bot.store.sql import SQL
+from bot.store.sql import SQL, each
 
 OVER = ("finished", "cancelled")  # a game whose seed is revealed: it can be replayed, exported and verified
 
@@ -94,10 +94,7 @@ async def finished_games(
     """A server's finished games, newest first (``updated_at``: a finished game's row is last written as it ends)."""
     where, params = _filters(guild_id, member_id, game)
     page = f" FROM games g WHERE {where} ORDER BY g.updated_at DESC, g.id DESC LIMIT ? OFFSET ?"
-    sql = SQL(
-        sqlite=f"SELECT g.id, g.game, g.seats, g.updated_at, ({_WINNERS.sqlite}) AS won{page}",
-        postgresql=f"SELECT g.id, g.game, g.seats, g.updated_at, ({_WINNERS.postgresql}) AS won{page}",
-    )
+    sql = each("SELECT g.id, g.game, g.seats, g.updated_at, ({0}) AS won{page}", _WINNERS, page=page)
     rows = await store.fetch_all(sql, (*params, limit, offset))
     out = []
     for row in rows:

@@ -22,7 +22,7 @@ from bot.jsontext import dumps, loads
 from bot.store import IntegrityError
 from bot.store.db import Statement, Store
 from bot.store.repo import Row
-from bot.store.sql import SQL
+from bot.store.sql import SQL, each
 
 ANONYMOUS_BELOW = -1_000_000
 OPEN = ("lobby", "running")
@@ -32,17 +32,14 @@ _SEATED = SQL(  # the member (one parameter) has a seat at game g
     sqlite="EXISTS (SELECT 1 FROM json_each(g.seats) s WHERE json_extract(s.value, '$.id') = ?)",
     postgresql="g.seats::jsonb @> jsonb_build_array(jsonb_build_object('id', ?::bigint))",
 )
-_OPEN_TABLES = SQL(
-    sqlite=f"SELECT g.id FROM games g WHERE g.status IN {OPEN} AND {_SEATED.sqlite}",
-    postgresql=f"SELECT g.id FROM games g WHERE g.status IN {OPEN} AND {_SEATED.postgresql}",
-)
+_OPEN_TABLES = each("SELECT g.id FROM games g WHERE g.status IN {open} AND {0}", _SEATED, open=OPEN)
 # The guard: a seat taken at an open table since the check fails the whole transaction (the status CHECK refuses
 # the value), so nothing is half done.
-_GUARD = SQL(
-    sqlite=f"UPDATE games SET status = 'seated' WHERE status IN {OPEN} AND id IN (SELECT g.id FROM games g"
-    f" WHERE g.status IN {OPEN} AND {_SEATED.sqlite})",
-    postgresql=f"UPDATE games SET status = 'seated' WHERE status IN {OPEN} AND id IN (SELECT g.id FROM games g"
-    f" WHERE g.status IN {OPEN} AND {_SEATED.postgresql})",
+_GUARD = each(
+    "UPDATE games SET status = 'seated' WHERE status IN {open} AND id IN (SELECT g.id FROM games g"
+    " WHERE g.status IN {open} AND {0})",
+    _SEATED,
+    open=OPEN,
 )
 # Every game that names the member: seated, host, in the results, or their id elsewhere in a closed game's meta (an
 # event naming them by id at a table they left before it started). An open table's meta is also in memory, and

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.jsontext import dumps, loads
 from bot.store.db import Statement, Store
-from bot.store.sql import SQL
+from bot.store.sql import SQL, each
 
 # A row of either backend (sqlite3.Row, asyncpg.Record): row[0], row["name"], row.keys(), dict(row).
 Row = Any
@@ -291,14 +291,6 @@ _BOARD_ORDER = SQL(
 )
 
 
-def _each(template: str, *parts: SQL, **common: str) -> SQL:
-    """``template`` formatted per dialect: ``{0}``, ``{1}``... with that dialect's text of ``parts``."""
-    return SQL(
-        sqlite=template.format(*(p.sqlite for p in parts), **common),
-        postgresql=template.format(*(p.postgresql for p in parts), **common),
-    )
-
-
 def _board_row(user_id: int, r: Row) -> BoardRow:
     return BoardRow(user_id, r["games"], r["wins"], r["best"], r["total"], r["losses"], r["neutral"])
 
@@ -310,7 +302,7 @@ async def leaderboard(store: Store, guild_id: int, game: str | None, limit: int,
         where += " AND game = ?"
         params.append(game)
     sql = "SELECT user_id, {0} FROM results WHERE {where} GROUP BY user_id ORDER BY {1} LIMIT ? OFFSET ?"
-    rows = await store.fetch_all(_each(sql, _RECORD, _BOARD_ORDER, where=where), (*params, limit, offset))
+    rows = await store.fetch_all(each(sql, _RECORD, _BOARD_ORDER, where=where), (*params, limit, offset))
     return [_board_row(r["user_id"], r) for r in rows]
 
 
@@ -326,7 +318,7 @@ async def leaderboard_size(store: Store, guild_id: int, game: str | None) -> int
 
 async def player_stats(store: Store, guild_id: int, user_id: int) -> dict[str, BoardRow]:
     rows = await store.fetch_all(
-        _each("SELECT game, {0} FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game", _RECORD),
+        each("SELECT game, {0} FROM results WHERE guild_id = ? AND user_id = ? GROUP BY game ORDER BY game", _RECORD),
         (guild_id, user_id),
     )
     return {r["game"]: _board_row(user_id, r) for r in rows}

@@ -33,6 +33,15 @@ def pick(sql: str | SQL, dialect: str) -> str:
     raise ValueError(f"unknown SQL dialect {dialect!r}")
 
 
+def each(template: str, *parts: SQL, **common: object) -> SQL:
+    """``template`` formatted per dialect: ``{0}``, ``{1}``... with that dialect's text of ``parts``, named fields
+    with ``common`` (the same in both)."""
+    return SQL(
+        sqlite=template.format(*(p.sqlite for p in parts), **common),
+        postgresql=template.format(*(p.postgresql for p in parts), **common),
+    )
+
+
 class Cursor(Protocol):
     """What a ``Step`` receives: on SQLite a ``sqlite3.Cursor`` subclass, on PostgreSQL a cursor that forwards each
     call to the batch's connection."""
