@@ -248,3 +248,31 @@ def test_options_enforce_their_declared_domains(game):
             with pytest.raises(InvalidOptions) as refused:
                 options.from_dict({name: value})
             assert (refused.value.option, str(refused.value)) == (name, domain_refusal(name, kind, domain, value))
+
+
+# --- computer players' preparation: through the game's player module -------------------------------
+
+
+def test_prepare_starts_only_what_the_games_player_needs(monkeypatch, caplog):
+    from bot.ai import pig_player
+
+    started: list[Any] = []
+    monkeypatch.setattr(pig_player, "solve_in_background", started.append)
+    bot.ai.prepare("pig", {"dice": 2}, ["normal", "easy"])  # no hard computer: nothing to solve
+    bot.ai.prepare("mia", {}, ["hard"])  # a game whose player needs nothing
+    bot.ai.prepare("pig", {"dice": 2}, [])
+    assert started == []
+    bot.ai.prepare("pig", {"dice": 2}, ["normal", "expert"])
+    assert started == [{"dice": 2}]
+
+    def broken(options: Any) -> None:
+        raise RuntimeError("no solver today")
+
+    monkeypatch.setattr(pig_player, "solve_in_background", broken)
+    with caplog.at_level("ERROR", logger="bot.ai"):
+        bot.ai.prepare("pig", {}, ["hard"])  # logged, never raised: a table must not stop for it
+        bot.ai.prepare("chess", {}, ["hard"])
+    assert [r.getMessage() for r in caplog.records] == [
+        "could not prepare the pig computer players",
+        "could not prepare the chess computer players",
+    ]

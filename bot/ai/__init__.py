@@ -96,9 +96,27 @@ def choose(
     return action
 
 
+def prepare(game: str, options: Mapping[str, Any], levels: Sequence[str]) -> None:
+    """Start in the background whatever ``game``'s computer players need before they move, for a table with
+    these ``options`` and computer ``levels`` (one per computer seat); returns at once and never raises.
+
+    A game's player module may define ``prepare(options, levels)`` (Pig's hard player starts solving its
+    table in a worker thread); a game without one needs nothing. Cheap when there is nothing to do, so a
+    lobby may call it on every change of options or seats.
+    """
+    if not levels:
+        return
+    try:
+        hook = getattr(player_module(game), "prepare", None)
+        if hook is not None:
+            hook(options, levels)
+    except Exception:  # a computer's preparation must never stop a table
+        log.exception("could not prepare the %s computer players", game)
+
+
 #: ``decide(game, view, level, rng=None, legal=None)``: :func:`choose` without the safety net,
 #: exactly what the game's player returns (tests and simulations use it).
 decide = partial(choose, strict=True)
 
 
-__all__ = ["DEFAULT_NAMES", "LEVELS", "bot_name", "choose", "decide", "normalise_level"]
+__all__ = ["DEFAULT_NAMES", "LEVELS", "bot_name", "choose", "decide", "normalise_level", "prepare"]

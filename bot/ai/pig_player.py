@@ -51,7 +51,7 @@ import math
 import os
 import queue
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -94,7 +94,7 @@ class RandomLike(Protocol):
 # Tables: shipped -> cached on disk -> solved (numpy) -> None (heuristic fallback)
 
 _policies: dict[PigRules, Policy] = {}
-_missing: set[PigRules] = set()  # looked for and not found/solved; prepare() still may solve
+_missing: set[PigRules] = set()  # looked for and not found/solved; solve() still may solve
 _pending: dict[PigRules, Future[Policy | None]] = {}  # solves queued or running in the worker
 _failed: set[PigRules] = set()  # solves that raised or found nothing (no numpy): not retried
 _lock = threading.Lock()
@@ -252,9 +252,23 @@ def _work() -> None:
             future.set_exception(exc)
 
 
-def prepare(options: Any) -> Policy | None:
+def solve(options: Any) -> Policy | None:
     """Make sure the hard player's table exists for these options (blocking; benchmarks and scripts)."""
     return get_policy(PigRules.from_options(options), compute=True)
+
+
+def prepare(options: Mapping[str, Any], levels: Sequence[str]) -> None:
+    """The hook :func:`bot.ai.prepare` calls: start the hard player's table for these options in the worker
+    thread when a hard computer sits at the table (it plays its fallback until the table is ready)."""
+    if any(_is_hard(level) for level in levels):
+        solve_in_background(options)
+
+
+def _is_hard(level: str) -> bool:
+    try:
+        return normalise_level(level) == "hard"
+    except ValueError:  # a reference player's kind: it needs no table
+        return False
 
 
 def clear_memory_cache() -> None:
