@@ -25,7 +25,6 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from importlib import resources
 from pathlib import Path
 from queue import SimpleQueue
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -68,24 +67,6 @@ def parse_target(target: str | Path) -> tuple[str, str]:
     if not text:
         raise ValueError("an empty SQLite path")
     return "sqlite", text
-
-
-def _python_steps() -> dict[int, Callable[[Cursor], None]]:
-    """Python run after a migration's SQL, in its transaction: what SQL alone cannot compute."""
-    from bot.store.ratings import backfill  # (imported here: bot.store.ratings imports this module)
-
-    return {8: backfill}  # 0008: ratings from the results already stored, in finish order
-
-
-def _migrations(dialect: str = "sqlite") -> list[tuple[int, str]]:
-    folder = resources.files("bot.store") / "migrations"
-    if dialect == "postgresql":
-        folder = folder / "postgresql"
-    found = []
-    for entry in folder.iterdir():
-        if entry.name.endswith(".sql"):
-            found.append((int(entry.name.split("_", 1)[0]), entry.read_text(encoding="utf-8")))
-    return sorted(found)
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -342,9 +323,11 @@ def _connect(path: str, synchronous: str = "FULL") -> sqlite3.Connection:
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
+    from bot.store import schema  # (here until the backends leave this module: schema imports ratings, ratings this)
+
     current = conn.execute("PRAGMA user_version").fetchone()[0]
-    steps = _python_steps()
-    for number, sql in _migrations():
+    steps = schema.PYTHON_STEPS
+    for number, sql in schema.migrations():
         if number > current:
             log.info("applying migration %04d", number)
             if number not in steps:

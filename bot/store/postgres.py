@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 
-from bot.store.db import Store, Write, _migrations, _python_steps
+from bot.store import schema
+from bot.store.db import Store, Write
 from bot.store.sql import SQL, postgres_text, returns_rows
 
 log = logging.getLogger(__name__)
@@ -202,9 +203,9 @@ class PostgresStore(Store):
     # -- migrations -----------------------------------------------------------------------------
 
     async def _migrate(self, conn: asyncpg.Connection) -> None:
-        steps = _python_steps()
+        steps = schema.PYTHON_STEPS
         loop = asyncio.get_running_loop()
-        for number, sql in _migrations("postgresql"):
+        for number, sql in schema.migrations("postgresql"):
             async with conn.transaction():
                 # One migrator at a time per schema; the others find the version moved on and skip it.
                 await conn.execute(

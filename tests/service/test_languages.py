@@ -11,7 +11,7 @@ from discord import Locale
 from bot.games.dice import ScriptedDice
 from bot.languages import SHIPPED, discord_choices, display, for_person, for_table, from_environment, native, shipped
 from bot.store import Store, repo
-from bot.store.db import _migrations
+from bot.store.schema import migrations
 from bot.tables import Seat, TableError, TableService
 
 GUILD, OTHER_GUILD = 1, 2
@@ -53,7 +53,7 @@ async def test_a_database_from_before_languages_upgrades_and_keeps_its_users(tmp
     # SQLite only: a SQLite file from before 0007 (a PostgreSQL database starts at the whole schema, 0008).
     db = str(tmp_path / "tavern.sqlite3")
     conn = sqlite3.connect(db)
-    for number, sql in _migrations():
+    for number, sql in migrations():
         if number < 7:
             conn.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version={number};\nCOMMIT;")
     conn.execute("INSERT INTO users (user_id, dms_closed, dms_closed_at) VALUES (7, 1, 5.0)")
@@ -62,7 +62,7 @@ async def test_a_database_from_before_languages_upgrades_and_keeps_its_users(tmp
     conn.close()
     store = await Store.open(db)
     try:
-        assert (await store.fetch_one("PRAGMA user_version"))[0] == _migrations()[-1][0]  # 0007 and any later
+        assert (await store.fetch_one("PRAGMA user_version"))[0] == migrations()[-1][0]  # 0007 and any later
         row = await store.fetch_one("SELECT * FROM users WHERE user_id = 7")
         assert (row["dms_closed"], row["dms_closed_at"], row["language"], row["discord_locale"]) == (1, 5.0, None, None)
         assert await repo.user_languages(store) == ({}, {})

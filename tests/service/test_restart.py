@@ -10,8 +10,7 @@ import pytest
 from bot.games import Action, InvalidOptions, get_engine
 from bot.games.dice import DiceExhausted, RecordingDice, ReplayDice, ScriptedDice, SeededDice
 from bot.jsontext import loads
-from bot.store import SQL, Store
-from bot.store import db as store_db
+from bot.store import SQL, Store, schema
 from bot.tables import Seat, TableService
 from bot.tables import service as service_module
 
@@ -162,8 +161,8 @@ async def test_a_database_written_before_the_log_restores_without_replaying(tmp_
     deadlines = [(table.id, table.deadline, table.version)]  # the old code upserted it with every move
     await close_service(service)
 
-    every = store_db._migrations()
-    monkeypatch.setattr(store_db, "_migrations", lambda: [m for m in every if m[0] <= 3])
+    every = schema.migrations()
+    monkeypatch.setattr(schema, "migrations", lambda dialect="sqlite": [m for m in every if m[0] <= 3])
     old = await Store.open(old_db)
     await old.write(
         [("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", g) for g in games]
@@ -171,7 +170,7 @@ async def test_a_database_written_before_the_log_restores_without_replaying(tmp_
         + [("INSERT INTO deadlines VALUES (?,?,?)", d) for d in deadlines]
     )
     await old.close()
-    monkeypatch.setattr(store_db, "_migrations", lambda: every)
+    monkeypatch.setattr(schema, "migrations", lambda dialect="sqlite": every)
 
     service = await open_service(old_db, SeededDice(99), clock)  # any draw would differ from SeededDice(3)'s
     assert picture(service) == expected

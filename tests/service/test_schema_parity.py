@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.store import Store
-from bot.store.db import _migrations
+from bot.store.schema import migrations
 from tests.databases import database_target
 
 pytestmark = pytest.mark.postgres
@@ -124,7 +124,7 @@ def test_the_same_indexes(schemas):
 
 
 def test_the_same_version_and_migration_numbers(schemas):
-    sqlite, postgres = _migrations("sqlite"), _migrations("postgresql")
+    sqlite, postgres = migrations("sqlite"), migrations("postgresql")
     assert schemas["sqlite"]["version"] == schemas["postgresql"]["version"] == sqlite[-1][0] == postgres[-1][0]
     # PostgreSQL starts at the whole schema (0008); from there every migration has its twin.
     assert [n for n, _ in sqlite if n >= postgres[0][0]] == [n for n, _ in postgres]

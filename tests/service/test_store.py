@@ -14,7 +14,8 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.store import SQL, IntegrityError, Store, database_target
-from bot.store.db import _migrations, parse_target
+from bot.store.db import parse_target
+from bot.store.schema import migrations
 from bot.store.sql import Cursor, postgres_text
 from tests.databases import postgres_schema
 
@@ -218,7 +219,7 @@ async def test_the_connection_is_wal_with_a_busy_timeout_foreign_keys_and_every_
     assert (await store.fetch_one("PRAGMA journal_mode"))[0] == "wal"
     assert (await store.fetch_one("PRAGMA busy_timeout"))[0] == 5000
     assert (await store.fetch_one("PRAGMA foreign_keys"))[0] == 1
-    assert (await store.fetch_one("PRAGMA user_version"))[0] == _migrations()[-1][0]
+    assert (await store.fetch_one("PRAGMA user_version"))[0] == migrations()[-1][0]
 
 
 async def test_sqlite_returns_each_statements_rowid(sqlite_store):
@@ -291,7 +292,7 @@ async def test_postgres_migrations_run_once_when_processes_start_together(postgr
     try:
         assert [s.dialect for s in stores] == ["postgresql", "postgresql"]
         rows = await stores[0].fetch_all("SELECT version FROM schema_version")
-        assert [r["version"] for r in rows] == [_migrations("postgresql")[-1][0]]
+        assert [r["version"] for r in rows] == [migrations("postgresql")[-1][0]]
     finally:
         for store in stores:
             await store.close()
