@@ -20,7 +20,8 @@ from bot.client import DiceTavern
 from bot.games.dice import SeededDice
 from bot.store import Store, repo
 from bot.tables import Seat, TableService
-from tests.fakediscord import FakeDiscord, run_bot
+from tests.fakediscord import FakeDiscord, handlers_done, run_bot
+from tests.waiting import DEADLINE, eventually
 
 
 @pytest.fixture
@@ -163,9 +164,8 @@ async def _run_until_ready(fake, caplog, **options) -> tuple[asyncio.Event, asyn
         fetched = [c for c in fake.calls(since=mark, method="GET", path_prefix="/applications/") if c.status]
         return task.done() or (ready and bool(fetched))
 
-    await fake.wait_for(checked, 10, what="the ready line and the command check")
-    await fake.settle()
-    await asyncio.sleep(0.05)  # the bot reads the answer and logs the hint
+    await fake.wait_for(checked, DEADLINE, what="the ready line and the command check")
+    await handlers_done()  # on_ready has read the answer and logged the hint, if any
     return stop, task
 
 
@@ -218,8 +218,7 @@ async def test_the_heartbeat_is_touched_while_connected(tmp_path):
         bot = DiceTavern(database_path=str(tmp_path / "db.sqlite3"), guild_ready_timeout=0.1, heartbeat_interval=0.05)
         async with run_bot(fake, bot):
             os.utime(bot.heartbeat, (0, 0))
-            await asyncio.sleep(0.3)
-            assert cli.health(bot.heartbeat, max_age=5)[0]
+            await eventually(lambda: cli.health(bot.heartbeat, max_age=5)[0], what="the heartbeat to be touched")
         assert not bot.heartbeat.exists()
 
 
@@ -416,7 +415,7 @@ async def test_a_bot_that_loses_its_lease_stops_and_run_exits_with_status_4(env,
         finally:
             await thief.close()
         with pytest.raises(cli.CliError) as caught:
-            await asyncio.wait_for(task, 10)
+            await asyncio.wait_for(task, DEADLINE)
     assert caught.value.status == cli.LEASE_LOST == 4
     assert not (tmp_path / "tavern.sqlite3.heartbeat").exists()
     messages = [r.getMessage() for r in caplog.records]
@@ -478,9 +477,9 @@ async def test_a_bot_waiting_for_a_lease_stops_cleanly_when_told(env, tmp_path, 
         stop = asyncio.Event()
         task = asyncio.create_task(cli._run("token", stop, guild_ready_timeout=0.1))
         waiting = "waiting for a lease: shard 0 is held by other (host another-host, pid 1)"
-        await fake.wait_for(lambda: any(waiting in r.getMessage() for r in caplog.records), 10, what="the wait")
+        await eventually(lambda: any(waiting in r.getMessage() for r in caplog.records), what="the wait")
         stop.set()
-        await asyncio.wait_for(task, 10)  # returns: no traceback, no table restored, nothing connected for good
+        await asyncio.wait_for(task, DEADLINE)  # returns: no traceback, no table restored, nothing connected for good
     messages = [r.getMessage() for r in caplog.records]
     assert not any(m.startswith(("restored", "ready: ")) for m in messages)
     assert not (tmp_path / "tavern.sqlite3.heartbeat").exists()

@@ -4,7 +4,6 @@ block that showed it ends."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from types import SimpleNamespace
 
@@ -12,6 +11,7 @@ import pytest
 
 from cogs.utils.presenter import DiscordPresenter
 from tests.e2e.conftest import World
+from tests.fakediscord import handlers_done
 
 GAMES = {"pig", "mia", "mex", "liar", "mythic"}
 
@@ -31,7 +31,7 @@ async def test_a_refused_command_is_answered_once_privately_and_logs_nothing(wor
         record = await world.fake.slash(world.alice, world.channel, "pig", "join")
         reply = await record.response()
         assert reply.ephemeral and reply.text.startswith("⚠️") and "Something went wrong" not in reply.text
-        await asyncio.sleep(0.2)
+        await handlers_done()  # the command and the tree-wide error handler have both ended
         assert record.followups == []  # the tree-wide handler did not answer it a second time
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
@@ -48,7 +48,7 @@ async def test_an_unexpected_failure_in_a_command_is_logged_once_and_answered_on
         record = await world.fake.slash(world.bob, world.channel, "pig", "join")
         reply = await record.response()
         assert reply.ephemeral and "Something went wrong" in reply.text
-        await asyncio.sleep(0.2)
+        await handlers_done()
         assert record.followups == []
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and "pig join" in errors[0].getMessage()

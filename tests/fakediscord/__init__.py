@@ -45,6 +45,10 @@ Recorded: ``fake.messages`` (all), ``channel_messages(ch)``, ``dms(user)``, ``bl
 
 Behaviour worth knowing:
 
+* Every wait (``wait_for``, ``record.response()``, ``run_bot``, …) waits for its event, up to ``DEADLINE`` seconds
+  (tests/waiting.py: 60, or ``DICETAVERN_TEST_DEADLINE``), which only bounds a real hang; to check that nothing
+  more came, wait for ``handlers_done()`` (the bot's commands, events and callbacks ended), never a sleep.
+
 * A callback later than ``interaction_deadline`` (3 s) after dispatch gets 404/10062 (``record.late``);
   a second callback gets 400/40060; both appear in ``problems()``.
 * After a deferred reply (type 5) the first follow-up *replaces* the "thinking" message (as Discord does), so
@@ -91,7 +95,7 @@ from .models import (
     Reply,
     RestCall,
 )
-from .runner import BotStartError, leftover_tasks, run_bot, start_bot, stop_bot
+from .runner import BotStartError, handlers_done, leftover_tasks, run_bot, start_bot, stop_bot
 from .server import ClientPatch, FakeDiscord
 
 __all__ = [
@@ -120,6 +124,7 @@ __all__ = [
     "RateLimitViolation",
     "Reply",
     "RestCall",
+    "handlers_done",
     "leftover_tasks",
     "run_bot",
     "start_bot",

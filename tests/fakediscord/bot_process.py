@@ -29,6 +29,7 @@ import discord.http
 import yarl
 
 from bot import cli
+from tests.waiting import DEADLINE
 
 from .server import FakeDiscord
 
@@ -165,7 +166,7 @@ class BotProcess:
         if self.proc is not None and self.proc.returncode is None:
             self.proc.send_signal(signal.SIGCONT)
 
-    async def stop(self, timeout: float = 20.0) -> int | None:
+    async def stop(self, timeout: float = DEADLINE) -> int | None:
         """SIGTERM and wait for a clean exit; SIGKILL after ``timeout``. Returns the exit status of the SIGTERM
         (None if it had to be killed)."""
         if self.proc is None:
@@ -186,7 +187,7 @@ class BotProcess:
     async def _drain(self) -> None:
         if self._reader is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._reader, 10.0)
+                await asyncio.wait_for(self._reader, DEADLINE)
 
     def report(self, tail: int = 60) -> str:
         """The last ``tail`` lines of the log, headed by the process's name and exit status (for failures)."""

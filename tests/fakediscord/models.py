@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from tests.waiting import DEADLINE
+
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
@@ -616,7 +618,7 @@ class InteractionRecord:
         self.expired = True
 
     # -- waiting ---------------------------------------------------------------------------------------------------
-    async def wait_ack(self, timeout: float = 5.0) -> InteractionRecord:
+    async def wait_ack(self, timeout: float = DEADLINE) -> InteractionRecord:
         """Wait for the first accepted callback (any type, including a defer)."""
         await self._fake.wait_for(lambda: self.acknowledged, timeout, what=f"interaction {self.describe()} ack")
         return self
@@ -629,7 +631,7 @@ class InteractionRecord:
             return self.original is not None and (not self.original.loading or self.original.deleted)
         return True
 
-    async def response(self, timeout: float = 5.0) -> Reply:
+    async def response(self, timeout: float = DEADLINE) -> Reply:
         """Wait until the bot answered and return the :class:`Reply`.
 
         For a deferred reply (type 5) this waits until the original is edited or the first follow-up
@@ -638,12 +640,12 @@ class InteractionRecord:
         await self._fake.wait_for(self._resolved, timeout, what=f"interaction {self.describe()} response")
         return Reply(self)
 
-    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
+    async def wait_followups(self, count: int = 1, timeout: float = DEADLINE) -> list[FakeMessage]:
         """Wait until at least ``count`` follow-ups exist (not counting one that filled a deferred original)."""
         await self._fake.wait_for(lambda: len(self.followups) >= count, timeout, what=f"{count} follow-ups")
         return list(self.followups)
 
-    async def wait_until(self, predicate: Callable[[InteractionRecord], Any], timeout: float = 5.0) -> Any:
+    async def wait_until(self, predicate: Callable[[InteractionRecord], Any], timeout: float = DEADLINE) -> Any:
         return await self._fake.wait_for(lambda: predicate(self), timeout, what=f"predicate on {self.describe()}")
 
     def describe(self) -> str:

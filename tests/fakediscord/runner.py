@@ -9,12 +9,17 @@ from typing import TypeVar
 
 import discord
 
+from tests.waiting import DEADLINE
+
 from .models import FakeDiscordError, FakeTimeout
 from .server import FakeDiscord
 
-__all__ = ["run_bot", "start_bot", "stop_bot", "leftover_tasks", "BotStartError"]
+__all__ = ["run_bot", "start_bot", "stop_bot", "leftover_tasks", "handlers_done", "BotStartError"]
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
+
+# The names discord.py gives the tasks that run a slash command, an event handler and a view's callback.
+HANDLER_TASKS = ("CommandTree-invoker", "discord.py: on_", "discord-ui-view-dispatch-")
 
 
 class BotStartError(FakeDiscordError):
@@ -22,7 +27,7 @@ class BotStartError(FakeDiscordError):
 
 
 async def start_bot(
-    fake: FakeDiscord, bot: discord.Client, *, token: str = "fake-token", timeout: float = 5.0
+    fake: FakeDiscord, bot: discord.Client, *, token: str = "fake-token", timeout: float = DEADLINE
 ) -> asyncio.Task[None]:
     """Run ``bot.start(token)`` as a task and wait until ``on_ready`` fired; returns the task.
 
@@ -60,7 +65,7 @@ async def start_bot(
     return task
 
 
-async def stop_bot(bot: discord.Client, task: asyncio.Task[None], *, timeout: float = 5.0) -> None:
+async def stop_bot(bot: discord.Client, task: asyncio.Task[None], *, timeout: float = DEADLINE) -> None:
     """``bot.close()`` and wait for the start task to finish (re-raising anything it raised)."""
     await bot.close()
     await asyncio.wait_for(task, timeout)
@@ -84,9 +89,27 @@ def leftover_tasks() -> set[asyncio.Task[object]]:
     return left
 
 
+async def handlers_done(timeout: float = DEADLINE) -> None:
+    """Wait until every slash command, event handler and view callback running in this loop has ended (and any
+    that started meanwhile): after it, the bot has said all it will say to what it was sent. A test that checks
+    that nothing more came (no second answer) waits for this instead of sleeping."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    current = asyncio.current_task()
+    while True:
+        running = {t for t in asyncio.all_tasks() if t is not current and t.get_name().startswith(HANDLER_TASKS)}
+        if not running:
+            return
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            names = sorted(t.get_name() for t in running)
+            raise FakeTimeout(f"timed out after {timeout}s waiting for the bot's handlers {names} to end")
+        await asyncio.wait(running, timeout=remaining)
+
+
 @contextlib.asynccontextmanager
 async def run_bot(
-    fake: FakeDiscord, bot: ClientT, *, token: str = "fake-token", timeout: float = 5.0
+    fake: FakeDiscord, bot: ClientT, *, token: str = "fake-token", timeout: float = DEADLINE
 ) -> AsyncIterator[ClientT]:
     """``async with run_bot(fake, bot): ...`` — the bot is ready inside the block and closed after it."""
     task = await start_bot(fake, bot, token=token, timeout=timeout)

@@ -16,6 +16,8 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from tests.waiting import DEADLINE
+
 from .commands import build_command_data
 from .gateway import GUILD_MEMBERS_INTENT, GatewayConnection, GatewaySession
 from .models import (
@@ -236,7 +238,7 @@ class FakeDiscord:
 
     async def announce_guild(self, guild: FakeGuild) -> None:
         """Send GUILD_CREATE for ``guild`` to the connected bot (the bot "joins" it: ``on_guild_join``)."""
-        conn = await self.wait_for(lambda: self._live_connection(guild.id), 5.0, what="a connected bot")
+        conn = await self.wait_for(lambda: self._live_connection(guild.id), DEADLINE, what="a connected bot")
         assert conn.session is not None
         await conn.dispatch("GUILD_CREATE", self._guild_create_payload(guild, conn.session.intents))
 
@@ -415,7 +417,9 @@ class FakeDiscord:
         """Wake every ``wait_for`` so it re-evaluates its predicate (e.g. from a bot-side callback)."""
         self._notify()
 
-    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, *, what: str | None = None) -> T:
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float = DEADLINE, *, what: str | None = None
+    ) -> T:
         """Wait until ``predicate()`` is truthy (re-checked after every change the fake records) and return it.
 
         Raises :class:`FakeTimeout` (a ``TimeoutError``) with the recent REST log after ``timeout`` seconds.
@@ -446,7 +450,7 @@ class FakeDiscord:
         self,
         channel: ChannelRef,
         predicate: Callable[[FakeMessage], Any] | None = None,
-        timeout: float = 5.0,
+        timeout: float = DEADLINE,
         *,
         after: int = 0,
     ) -> FakeMessage:
@@ -461,7 +465,7 @@ class FakeDiscord:
         return await self.wait_for(find, timeout, what=f"a message in channel {channel!r}")
 
     async def wait_for_dm(
-        self, user: UserRef, predicate: Callable[[FakeMessage], Any] | None = None, timeout: float = 5.0
+        self, user: UserRef, predicate: Callable[[FakeMessage], Any] | None = None, timeout: float = DEADLINE
     ) -> FakeMessage:
         def find() -> FakeMessage | None:
             return next((m for m in self.dms(user) if predicate is None or predicate(m)), None)
@@ -474,7 +478,7 @@ class FakeDiscord:
 
         discord.py registers a view only after it has read the callback response, so clicks call this first.
         """
-        await self.wait_for(lambda: self._inflight == 0, 5.0, what="in-flight requests to finish")
+        await self.wait_for(lambda: self._inflight == 0, DEADLINE, what="in-flight requests to finish")
         for _ in range(self.settle_iterations):
             await asyncio.sleep(0)
 
@@ -485,7 +489,7 @@ class FakeDiscord:
     def connected(self) -> bool:
         return any(c.ready and not c.closed for c in self.connections)
 
-    async def wait_until_connected(self, timeout: float = 5.0) -> GatewayConnection:
+    async def wait_until_connected(self, timeout: float = DEADLINE) -> GatewayConnection:
         """Wait until a bot has identified (READY and GUILD_CREATEs sent) and return its connection."""
         return await self.wait_for(lambda: self._live_connection(), timeout, what="a bot to connect to the gateway")
 
@@ -505,7 +509,7 @@ class FakeDiscord:
         return None
 
     async def wait_for_shard(
-        self, shard_id: int, timeout: float = 5.0, *, other_than: GatewayConnection | None = None
+        self, shard_id: int, timeout: float = DEADLINE, *, other_than: GatewayConnection | None = None
     ) -> GatewayConnection:
         """Wait until a client has identified on ``shard_id`` (on a connection other than ``other_than``)."""
 
@@ -544,7 +548,7 @@ class FakeDiscord:
 
     async def dispatch_event(self, event: str, data: dict[str, Any], guild_id: int | None = None) -> None:
         """Send an arbitrary DISPATCH event to the connected bot (e.g. ``GUILD_MEMBER_ADD``)."""
-        conn = await self.wait_for(lambda: self._live_connection(guild_id), 5.0, what="a connected bot")
+        conn = await self.wait_for(lambda: self._live_connection(guild_id), DEADLINE, what="a connected bot")
         await conn.dispatch(event, data)
 
     def _guild_create_payload(self, guild: FakeGuild, intents: int) -> dict[str, Any]:
@@ -902,7 +906,7 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         locale: str | None = None,
         check_permissions: bool = True,
-        timeout: float = 5.0,
+        timeout: float = DEADLINE,
     ) -> InteractionRecord:
         """``/name [group] [subcommand] options…`` typed by ``user`` in ``channel`` (``None`` = the user's DM).
 
@@ -949,7 +953,7 @@ class FakeDiscord:
         options: dict[str, Any],
         focused: str | None = None,
         locale: str | None = None,
-        timeout: float = 5.0,
+        timeout: float = DEADLINE,
     ) -> list[dict[str, Any]]:
         """Type into option ``focused`` (default: the only/last option given) and return the bot's choices
         (``[{"name": …, "value": …}, …]``). The record is ``fake.interactions[-1]``."""
@@ -1033,7 +1037,7 @@ class FakeDiscord:
         custom_id: str,
         *,
         locale: str | None = None,
-        timeout: float = 5.0,
+        timeout: float = DEADLINE,
     ) -> InteractionRecord:
         """``user`` clicks the button ``custom_id`` on a recorded message (its current components)."""
         msg = message if isinstance(message, FakeMessage) else self.messages[message]
@@ -1053,7 +1057,7 @@ class FakeDiscord:
         values: Sequence[Any],
         *,
         locale: str | None = None,
-        timeout: float = 5.0,
+        timeout: float = DEADLINE,
     ) -> InteractionRecord:
         """``user`` picks ``values`` in the select ``custom_id``. String selects check values against
         the options and ``min_values``/``max_values``; user selects (type 5) take :class:`FakeUser`/ids."""
@@ -1093,7 +1097,7 @@ class FakeDiscord:
         values: dict[str, str | list[str]],
         *,
         locale: str | None = None,
-        timeout: float = 5.0,
+        timeout: float = DEADLINE,
     ) -> InteractionRecord:
         """Fill in and submit the modal the bot opened (callback type 9) in answer to ``opened_by``.
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
@@ -13,6 +12,7 @@ from bot.jsontext import loads
 from bot.store import SQL, Store, schema
 from bot.tables import Seat, TableService
 from bot.tables import service as service_module
+from tests.waiting import eventually
 
 GUILD, CHANNEL = 1, 10
 SEATS = [Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")]
@@ -407,11 +407,7 @@ async def test_a_computer_player_whose_turn_it_is_moves_after_a_restart(database
     store = await Store.open(database)
     service = TableService(store, dice, clock=clock, run_dispatcher=False, bot_delay=(0, 0))
     await service.start()
-    for _ in range(50):
-        if service.by_channel[CHANNEL].version > version:
-            break
-        await asyncio.sleep(0.01)
-    assert service.by_channel[CHANNEL].version > version  # it moved
+    await eventually(lambda: service.by_channel[CHANNEL].version > version, what="the computer to move")  # it moved
     await close_service(service)
 
 

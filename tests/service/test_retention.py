@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
@@ -13,6 +12,7 @@ from bot.store import Store
 from bot.tables import Seat, TableService
 from bot.tables import retention as retention_module
 from bot.tables.retention import DAY, retention_days
+from tests.waiting import eventually
 
 GUILD = 1
 ALICE, BOB = Seat(100, "Alice"), Seat(200, "Bob")
@@ -112,10 +112,11 @@ async def test_the_background_task_compacts_at_start(database):
     clock.now += 2 * DAY
     service = TableService(store, SeededDice(2), clock=clock, retention=1)  # with its background tasks
     await service.start()
-    for _ in range(100):
-        if (await store.fetch_one("SELECT record FROM games"))[0] is not None:
-            break
-        await asyncio.sleep(0.01)
+
+    async def compacted() -> bool:
+        return (await store.fetch_one("SELECT record FROM games"))[0] is not None
+
+    await eventually(compacted, what="the game to be compacted")
     assert (await store.fetch_one("SELECT COUNT(*) FROM actions"))[0] == 0
     await service.stop()
     await store.close()

@@ -10,6 +10,7 @@ from bot.games import IllegalMove, act
 from bot.games.dice import ScriptedDice, SeededDice
 from bot.store import Store, repo
 from bot.tables import Seat, TableError, TableService
+from tests.waiting import eventually
 
 GUILD, CHANNEL = 1, 10
 ALICE, BOB, CAROL = Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")
@@ -300,14 +301,14 @@ async def test_computer_players_move_through_the_service_and_count_as_computers(
     await service.add_computer(CHANNEL, ALICE.id, "normal", "Robo")
     table = await service.start_game(CHANNEL, ALICE.id)
     assert table.seats[1].is_bot and table.seats[1].id < 0
-    for _ in range(2000):
-        if not table.running:
-            break
+    while table.running:
         if table.engine.to_act(table.state)[0] == 0:
             action = "hold" if table.state.turn_total >= 10 else "roll"
             await service.act(CHANNEL, ALICE.id, action)
-        else:
-            await asyncio.sleep(0.001)  # the computer player's task moves
+        else:  # the computer player's task moves
+            await eventually(
+                lambda turn=table.version: table.version > turn or not table.running, what="the computer player to move"
+            )
     assert table.status == "finished"
     rows = await store.fetch_all("SELECT user_id, is_bot FROM results ORDER BY user_id")
     assert [(r["user_id"] < 0, r["is_bot"]) for r in rows] == [(True, 1), (False, 0)]
