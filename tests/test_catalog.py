@@ -8,6 +8,7 @@ fails when a template goes missing."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import random
 from collections.abc import Iterator
@@ -80,9 +81,22 @@ def _dict_keys(node: ast.AST, scope: ast.AST) -> set[str] | None:
     return None
 
 
-def calls(name: str) -> Iterator[Raise]:
-    for path in SOURCES:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+@functools.cache
+def parsed() -> tuple[tuple[Path, str, ast.Module], ...]:
+    """Every source file, its text and its syntax tree, read once per run: the checks below scan them for every
+    locale and every edited catalog, and the sources do not change in between."""
+    texts = [(path, path.read_text(encoding="utf-8")) for path in SOURCES]
+    return tuple((path, text, ast.parse(text)) for path, text in texts)
+
+
+@functools.cache
+def calls(name: str) -> tuple[Raise, ...]:
+    """Every ``name(...)`` call in the sources (found once per run)."""
+    return tuple(_calls(name))
+
+
+def _calls(name: str) -> Iterator[Raise]:
+    for path, _, tree in parsed():
         game = _game_of(path, tree)
         functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
         for node in ast.walk(tree):
@@ -152,14 +166,21 @@ def refusal_problems(en: Catalog) -> list[str]:
     return problems
 
 
+@functools.cache
+def option_calls() -> tuple[tuple[str, ast.Call], ...]:
+    """Every ``InvalidOptions(...)`` in the sources, with where it is (found once per run)."""
+    return tuple(
+        (f"{path.relative_to(ROOT)}:{node.lineno}", node)
+        for path, _, tree in parsed()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "InvalidOptions"
+    )
+
+
 def option_problems(en: Catalog) -> list[str]:
     """Every InvalidOptions(option, code, **params): ``error.option.<code>`` with only the fields its params fill."""
     problems = []
-    found = []
-    for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "InvalidOptions":
-                found.append((f"{path.relative_to(ROOT)}:{node.lineno}", node))
+    found = option_calls()
     assert len(found) > 15
     for where, node in found:
         code = node.args[1] if len(node.args) == 2 else None
@@ -180,7 +201,7 @@ def table_error_problems(en: Catalog) -> list[str]:
     problems = []
     found = list(calls("TableError"))
     assert len(found) > 30
-    sources = "\n".join(path.read_text(encoding="utf-8") for path in SOURCES)
+    sources = "\n".join(text for _, text, _ in parsed())
     for r in found:
         codes = [r.code] if r.code else [code for known in DYNAMIC_TABLE_ERRORS.values() for code in known]
         assert all(f'"{code}"' in sources for code in codes), r.where  # the callers do pass these codes
