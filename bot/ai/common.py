@@ -15,21 +15,25 @@ one when there is one, and otherwise asks ``decide``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from bot.games.base import Action
 
 LEVELS = ("easy", "normal", "hard")
 ALIASES = {"medium": "normal", "expert": "hard"}
 
+#: The view a player reads: its game's view type (``PigView``, ...), as the game's engine declares it.
+V = TypeVar("V", bound=Mapping[str, Any])
+V_contra = TypeVar("V_contra", bound=Mapping[str, Any], contravariant=True)
+
 #: A game's decision: (view, normalised level, rng, the legal actions, two or more) -> one of them.
-Decide = Callable[[Mapping[str, Any], str, Any, list[Action]], Action]
+Decide = Callable[[V, str, Any, list[Action]], Action]
 
 
-class Choose(Protocol):
+class Choose(Protocol, Generic[V_contra]):
     def __call__(
         self,
-        view: Mapping[str, Any],
+        view: V_contra,
         level: str = "normal",
         rng: Any = None,
         legal: Sequence[Action | str] | None = None,
@@ -52,17 +56,18 @@ def legal_actions(view: Mapping[str, Any], legal: Sequence[Action | str] | None 
 
 
 def make_choose(
-    decide: Decide,
+    decide: Decide[V],
     what: str,
     *,
     normalise: Callable[[str, str], str] = normalise_level,
     default: str = "normal",
-) -> Choose:
+) -> Choose[V]:
     """The public ``choose`` of a game's player (``what`` names the game in level errors). ``normalise`` checks
-    the level and names it canonically (the reference players pass their own kinds)."""
+    the level and names it canonically (the reference players pass their own kinds). Typed by the game's view:
+    ``bot.ai.choose`` hands each game's player the view of that game's engine."""
 
     def choose(
-        view: Mapping[str, Any],
+        view: V,
         level: str = default,
         rng: Any = None,
         legal: Sequence[Action | str] | None = None,

@@ -37,8 +37,8 @@ Randomness comes only from ``rng``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import Any
 
 from bot.ai import liar_endgame
 from bot.ai.common import make_choose
@@ -139,9 +139,9 @@ def _bids(actions: list[Action]) -> list[tuple[int, int]]:
     return [(int(a.args[0]), int(a.args[1])) for a in actions if a.name == "bid" and len(a.args) == 2]
 
 
-def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+def _decide(view: LiarView, level: str, rng: Any, actions: list[Action]) -> Action:
     """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
-    table = _Table(cast(LiarView, view))  # choose's shared prelude passes any game's view
+    table = _Table(view)
     raises = _bids(actions)
     can_challenge = CHALLENGE in actions
     if not raises:

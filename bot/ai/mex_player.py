@@ -31,9 +31,8 @@ not matter: ``normal`` and ``hard`` pick ``mex``, ``easy`` picks at random.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import Any, cast
+from typing import Any
 
 from bot.ai import mex_solver
 from bot.ai.common import make_choose
@@ -199,7 +198,7 @@ def _heads_up(view: MexView, rd: _Round, actions: list[Action]) -> Action | None
     return max(legal)[2] if legal else None
 
 
-def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+def _decide(view: MexView, level: str, rng: Any, actions: list[Action]) -> Action:
     """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
     modes = [a for a in actions if a.name == "choose"]
     if modes:
@@ -207,11 +206,11 @@ def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]
             return rng.choice(modes)
         want = Action("choose", ("mex",))
         return want if want in modes else modes[0]
-    rd = _Round(cast(MexView, view))  # choose's shared prelude passes any game's view
+    rd = _Round(view)
     if not rd.throws:
         return THROW if THROW in actions else actions[0]
     if level == "hard":
-        exact = _heads_up(cast(MexView, view), rd, actions)
+        exact = _heads_up(view, rd, actions)
         if exact is not None:
             return exact
         return _best_hard(rd, actions)

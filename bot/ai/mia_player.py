@@ -39,8 +39,7 @@ Randomness comes only from ``rng``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from bot.ai import mia_solved
 from bot.ai.common import make_choose
@@ -105,24 +104,23 @@ def truth_estimate(claim: int, level: str, order: str) -> float:
     return p_at_least(claim, order)
 
 
-def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+def _decide(view: MiaView, level: str, rng: Any, actions: list[Action]) -> Action:
     """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
     if PEEK in actions:
         return PEEK  # bots always look at their dice
-    mia = cast(MiaView, view)  # choose's shared prelude passes any game's view
-    phase = mia.get("phase")
+    phase = view.get("phase")
     responding = phase in (AWAIT_MIA_RESPONSE, AWAIT_RESPONSE) or CHALLENGE_MIA in actions or CHALLENGE in actions
     if level != "easy":
         solved = mia_solved.respond if responding else mia_solved.announce
-        action = solved(mia, level, rng, actions)
+        action = solved(view, level, rng, actions)
         if action is not None:
             return action
     if phase == AWAIT_MIA_RESPONSE or CHALLENGE_MIA in actions:
-        return _mia_response(mia, level, rng, actions)
+        return _mia_response(view, level, rng, actions)
     if phase == AWAIT_RESPONSE or CHALLENGE in actions:
-        return _response(mia, level, rng, actions)
+        return _response(view, level, rng, actions)
     if phase == AWAIT_CLAIM or any(a.name == "claim" for a in actions):
-        return _announce(mia, level, rng, actions)
+        return _announce(view, level, rng, actions)
     return actions[0]
 
 

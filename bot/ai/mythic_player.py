@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
 from bot.ai import mythic_mc
 from bot.ai.common import make_choose
@@ -260,9 +260,9 @@ class _Table:
         return sum(p_face_wins_now(face, known, afters, self.nobody) for face in FACES[kind]) / 6
 
 
-def _decide(view: Mapping[str, Any], level: str, rng: Any, actions: list[Action]) -> Action:
+def _decide(view: MythicView, level: str, rng: Any, actions: list[Action]) -> Action:
     """The pick among two or more legal ``actions``; :func:`choose` (the shared prelude) calls this."""
-    table = _Table(cast(MythicView, view))  # choose's shared prelude passes any game's view
+    table = _Table(view)
     if all(a.name == "bid" for a in actions):
         return _bid(table, level, rng, actions)
     plays = [a for a in actions if a.name == "play"]

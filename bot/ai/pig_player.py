@@ -54,7 +54,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from bot.ai.common import LEVELS as LEVELS
 from bot.ai.common import make_choose, normalise_level
@@ -340,12 +340,12 @@ def wants_hold(view: PigView, level: str, rng: RandomLike | None = None) -> bool
     return not policy.rolls(min(i, t - 1), min(j, t - 1), k)
 
 
-def _decide(view: Mapping[str, Any], level: str, rng: RandomLike | None, legal: list[Action]) -> Action:
+def _decide(view: PigView, level: str, rng: RandomLike | None, legal: list[Action]) -> Action:
     """Hold or roll, among two or more legal actions; :func:`choose` (the shared prelude) calls this.
 
     ``rng`` (e.g. a ``random.Random``) is used only by ``easy``, and only when there is a real choice.
     """
-    want = HOLD if wants_hold(cast(PigView, view), level, rng) else ROLL  # choose passes any game's view
+    want = HOLD if wants_hold(view, level, rng) else ROLL
     if want in legal:
         return want
     return ROLL if ROLL in legal else legal[0]

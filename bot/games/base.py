@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
@@ -261,10 +262,16 @@ class SlotsState:
 
 S = TypeVar("S")
 OptT = TypeVar("OptT", bound=OptionsBase)
+#: A game's view type: a ``TypedDict`` naming what one seat (or the channel) may know.
+V = TypeVar("V", bound=Mapping[str, Any])
 
 
-class Engine(ABC, Generic[S, OptT]):
-    """One game's rules. Stateless: every method takes the state and never mutates it."""
+class Engine(ABC, Generic[S, OptT, V]):
+    """One game's rules. Stateless: every method takes the state and never mutates it.
+
+    Generic in the game's state ``S``, its ``Options`` ``OptT`` and its view ``V`` (what ``view`` returns),
+    so code that holds one game's engine reads its view's fields typed; code that serves every game holds a
+    bare ``Engine`` and treats a view as a mapping."""
 
     name: ClassVar[str]
     Options: ClassVar[type[OptionsBase]]
@@ -318,7 +325,7 @@ class Engine(ABC, Generic[S, OptT]):
         """Apply ``action``; raise ``IllegalMove`` (and change nothing) if it is illegal."""
 
     @abstractmethod
-    def view(self, state: S, player: int | None) -> JSON:
+    def view(self, state: S, player: int | None) -> V:
         """Exactly what ``player`` may know (``None``: a spectator / the channel)."""
 
     @abstractmethod

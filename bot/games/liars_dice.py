@@ -201,7 +201,6 @@ class LiarsState(SlotsState):
         return sum(self.counts)
 
 
-
 def _copy(s: LiarsState) -> LiarsState:
     """A new state sharing every part with ``s`` (the caller replaces what changes)."""
     n = _new(LiarsState)
@@ -246,7 +245,7 @@ _SEATS = tuple((seat,) for seat in range(6))  # to_act's answers
 _TURN = tuple(_tuple_new(Event, ("turn", {"player": seat}, None)) for seat in range(6))  # event data is never mutated
 
 
-class LiarsDice(Engine[LiarsState, LiarsOptions]):
+class LiarsDice(Engine[LiarsState, LiarsOptions, LiarView]):
     name = "liar"
     neutral_results = True  # D-L7: single round, the uninvolved seats
     Options = LiarsOptions
@@ -518,8 +517,7 @@ class LiarsDice(Engine[LiarsState, LiarsOptions]):
         """The seat to act's bids and challenge depend only on the options, the bid and the dice count."""
         return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
 
-    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
-    def view(self, state: LiarsState, player: int | None) -> LiarView:  # type: ignore[override]
+    def view(self, state: LiarsState, player: int | None) -> LiarView:
         o = state.options
         seat = player if player is not None and 0 <= player < len(state.hands) else None  # the viewer's own
         view: LiarView = {

@@ -303,7 +303,7 @@ TURN_MOVES: dict[tuple[bool, bool, bool, bool], tuple[Action, ...]] = {
 PLAIN_TURN_MOVES = [[TURN_MOVES[throw, end, False, False] for end in (False, True)] for throw in (False, True)]
 
 
-class Mex(Engine[MexState, MexOptions]):
+class Mex(Engine[MexState, MexOptions, MexView]):
     name = "mex"
     open_information = True  # every throw is on the table
     scores_are_points = True  # MX-E2 points (or lives left without them): more is better
@@ -741,8 +741,7 @@ class Mex(Engine[MexState, MexOptions]):
         """Every Mex throw is open, so the active player's legal actions are everyone's to see."""
         return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
 
-    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
-    def view(self, state: MexState, player: int | None) -> MexView:  # type: ignore[override]
+    def view(self, state: MexState, player: int | None) -> MexView:
         data = self.to_json(state)  # Mex throws are open: nothing is hidden.
         return {
             "options": data["options"],

@@ -269,7 +269,7 @@ class MiaView(TypedDict):
 Losses = list[tuple[int, int, str]]  # (seat, penalty, reason)
 
 
-class Mia(Engine[MiaState, MiaOptions]):
+class Mia(Engine[MiaState, MiaOptions, MiaView]):
     name = "mia"
     Options = MiaOptions
     min_players = 2  # M-9 / D-M8
@@ -583,8 +583,7 @@ class Mia(Engine[MiaState, MiaOptions]):
         lifted, which everyone sees. Only the dice are hidden, and no legal action depends on them."""
         return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
 
-    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
-    def view(self, state: MiaState, player: int | None) -> MiaView:  # type: ignore[override]
+    def view(self, state: MiaState, player: int | None) -> MiaView:
         s = state
         return {
             "game": self.name,

@@ -356,7 +356,6 @@ class MythicState(SlotsState):
         return s
 
 
-
 def _fields(state: MythicState) -> JSON:
     return {name: getattr(state, name) for name in _FIELD_NAMES}
 
@@ -464,7 +463,7 @@ def _copies(rolls: list[JSON]) -> list[JSON]:
 # --- the engine -----------------------------------------------------------------------------
 
 
-class MythicalDice(Engine[MythicState, MythicOptions]):
+class MythicalDice(Engine[MythicState, MythicOptions, MythicView]):
     name = "mythic"
     scores_are_points = True  # the running total after the last hand
     Options = MythicOptions
@@ -819,8 +818,7 @@ class MythicalDice(Engine[MythicState, MythicOptions]):
         """The public actions of every seat to act, encoded, each once in the engine's order."""
         return list(dict.fromkeys(a.encode() for actions in self.public_actions(state).values() for a in actions))
 
-    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
-    def view(self, state: MythicState, player: int | None) -> MythicView:  # type: ignore[override]
+    def view(self, state: MythicState, player: int | None) -> MythicView:
         types = bag_types(state.options.dice_set)
         mine = state.hands[player] if player is not None and 0 <= player < state.players else []
         outcome = self.outcome(state)

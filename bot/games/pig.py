@@ -7,7 +7,7 @@ changed; the lists in a state are never changed in place once it has been handed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 from bot.games.base import (
     JSON,
@@ -111,7 +111,6 @@ class PigState(SlotsState):
         self.winner = winner
 
 
-
 def _next_active(active: list[bool], p: int) -> int:
     """The next seat after ``p`` still in the game (the turn passes once per turn, not per roll)."""
     n = len(active)
@@ -138,7 +137,7 @@ def _copy(s: PigState) -> PigState:
     return n
 
 
-class Pig(Engine[PigState, PigOptions]):
+class Pig(Engine[PigState, PigOptions, PigView]):
     name = "pig"
     scores_are_points = True  # a player's total
     open_information = True
@@ -353,12 +352,22 @@ class Pig(Engine[PigState, PigOptions]):
         """Pig hides nothing: the seat to act's roll / hold are public."""
         return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
 
-    # A TypedDict is no dict[str, Any] (Engine.view's JSON) to mypy, though the dict is the same.
-    def view(self, state: PigState, player: int | None) -> PigView:  # type: ignore[override]
-        view = self.to_json(state)  # Pig hides nothing.
-        view["you"] = player
-        view["legal"] = [a.encode() for a in self.legal_actions(state, player)] if player is not None else []
-        return cast(PigView, view)
+    def view(self, state: PigState, player: int | None) -> PigView:
+        return {  # Pig hides nothing: the state's fields (to_json's), the viewer and their legal actions
+            "options": state.options.to_dict(),
+            "scores": list(state.scores),
+            "active": list(state.active),
+            "current": state.current,
+            "starter": state.starter,
+            "turn_total": state.turn_total,
+            "rolls_this_turn": state.rolls_this_turn,
+            "must_roll": state.must_roll,
+            "turns": list(state.turns),
+            "last_roll": list(state.last_roll),
+            "winner": state.winner,
+            "you": player,
+            "legal": [a.encode() for a in self.legal_actions(state, player)] if player is not None else [],
+        }
 
     def outcome(self, state: PigState) -> Outcome | None:
         if state.winner is None:

@@ -36,7 +36,7 @@ _SHARED = {"base", "dice", "parsing", "registry"}
 class GameSpec:
     """Everything about one game that the rest of the project needs to find it."""
 
-    engine: Engine[Any, Any]
+    engine: Engine[Any, Any, Any]
     order: int  # place in every list players see (/leaderboard and /settings choices, /help, the CLI)
     length_unit: str  # what a game's length is counted in: ``simulate.unit_<unit>`` in the catalog
     starts_unit: Callable[[Event], bool]  # the public event that starts one unit of length

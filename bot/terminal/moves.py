@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from bot.games import Action
 from bot.games.parsing import parse_int, quote
@@ -212,7 +212,7 @@ def _parse_bid(text: str, view: dict[str, Any], bids: list[tuple[int, int]], loc
 # -- Mythical Dice ---------------------------------------------------------------------------------
 
 
-def _mythic(view: dict[str, Any], legal: list[Action], locale: str) -> Moves:
+def _mythic(view: MythicView, legal: list[Action], locale: str) -> Moves:
     from bot.render.mythic import die_choices, die_text
 
     bids = [int(a.args[0]) for a in legal if a.name == "bid"]
@@ -225,8 +225,7 @@ def _mythic(view: dict[str, Any], legal: list[Action], locale: str) -> Moves:
 
         hint = t("terminal.tricks_hint", locale, low=min(bids), high=max(bids))
         return Moves([], [Typed(hint, parse, numbers=True, example=str(min(bids)))])
-    typed = cast("MythicView", view)  # build dispatches on the game's name: this is Mythical Dice's view
-    entries = [Entry(label, Action("play", (die,))) for label, die in die_choices(typed, locale)]
+    entries = [Entry(label, Action("play", (die,))) for label, die in die_choices(view, locale)]
     playable = {int(a.args[0]) for a in legal if a.name == "play"}
     held: dict[str, int] = {}
     for d in view.get("your_dice", []):
@@ -236,7 +235,8 @@ def _mythic(view: dict[str, Any], legal: list[Action], locale: str) -> Moves:
     return Moves(entries, known=known)
 
 
-BUILDERS: dict[str, Callable[[dict[str, Any], list[Action], str], Moves]] = {
+# Each builder reads its own game's view (``build`` dispatches on the game's id), hence ``Any`` here.
+BUILDERS: dict[str, Callable[[Any, list[Action], str], Moves]] = {
     "mia": _mia,
     "mex": _mex,
     "liar": _liar,

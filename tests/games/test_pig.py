@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from bot.games.base import IllegalMove, act
 from bot.games.dice import ScriptedDice
 from bot.games.pig import ENGINE as PIG
-from bot.games.pig import HOLD, ROLL, PigOptions
+from bot.games.pig import HOLD, ROLL, PigOptions, PigView
 from tests.games.playout import assert_unchanged_on_illegal, random_playout
 
 
@@ -339,3 +339,12 @@ def test_pig_random_games_properties(options, players, seed):
 def test_pig_hold_is_refused_for_illegal_states():
     with pytest.raises(IllegalMove):
         PIG.apply(start(), 0, HOLD, ScriptedDice())
+
+
+def test_the_view_is_the_whole_state_plus_the_viewer_and_their_moves():
+    """Pig hides nothing: its view carries exactly the state's fields (``to_json``), plus ``you`` and ``legal``."""
+    state, _ = play(start(3, dice=2), (3, 4), (5, 2))
+    assert PIG.view(state, 1) == {**PIG.to_json(state), "you": 1, "legal": []}
+    assert PIG.view(state, 0) == {**PIG.to_json(state), "you": 0, "legal": ["roll", "hold"]}
+    assert PIG.view(state, None) == {**PIG.to_json(state), "you": None, "legal": []}
+    assert set(PIG.view(state, None)) == set(PigView.__annotations__)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ai.common import Choose, Decide
+from bot.ai.common import Choose, Decide, V
 from bot.ai.common import make_choose as make_player_choose
 
 
-def make_choose(decide: Decide, kinds: Sequence[str], what: str) -> Choose:
+def make_choose(decide: Decide[V], kinds: Sequence[str], what: str) -> Choose[V]:
     def check(kind: str, what: str) -> str:
         if kind not in kinds:
             raise ValueError(f"unknown {what} reference player {kind!r}; expected one of {', '.join(kinds)}")
