@@ -23,30 +23,12 @@ from typing import Any
 import numpy as np
 
 from bot.ai import mia_types
-from bot.ai.mia_solver import MIA_POS, PROB, N, solve
+from bot.ai.mia_solver import MIA_POS, N, Solution, solve
 from bot.games.mia import LOG_BLIND, LOG_CLAIM, LOG_GIVE_UP, LOG_REVEAL, LOG_UNSEEN, rank, ranked_values
 
 DATA = Path(__file__).resolve().parent / "data" / "mia-headsup.npz"
 PRIOR_WEIGHT = 2.0  # the equilibrium frequency counts as this many observations of an opponent
 _CLAIMS = (LOG_CLAIM, LOG_UNSEEN, LOG_BLIND)
-
-
-@dataclass(frozen=True)
-class Solution:
-    claim: np.ndarray  # [stage, r, c]: P(claim c | roll r), stage = p + 1
-    challenge: np.ndarray  # [stage, c]: P(the receiver challenges c)
-    value: np.ndarray  # [stage]: the holder's value (lives difference)
-    # What mia_types derives from this solution (kinds, priors), kept with it: a cache keyed by id() would hand a
-    # new solution a freed one's entries when the id is reused.
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    def truth(self, stage: int) -> np.ndarray:
-        """P(the claim is true | claim c) at ``stage`` when the claimant plays the equilibrium (by c)."""
-        w = PROB[:, None] * self.claim[stage]
-        total = w.sum(axis=0)
-        true = np.array([w[c:, c].sum() for c in range(N)])
-        naive = np.array([PROB[c:].sum() for c in range(N)])  # claims the equilibrium never makes
-        return np.where(total > 1e-6, true / np.where(total > 1e-6, total, 1.0), naive)
 
 
 @lru_cache(maxsize=8)

@@ -18,6 +18,9 @@ claim is revealed at once (real: the receiver loses 1; else the holder), so the 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 import numpy as np
 
 N = 21  # claim/roll rank positions; 20 is Mia
@@ -34,6 +37,27 @@ def _challenge_payoff(penalty: int, auto_reveal: bool) -> np.ndarray:
     real = np.arange(N) == MIA_POS
     chal[:, MIA_POS] = np.where(real, 1.0 if auto_reveal else float(penalty), -1.0)
     return chal
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved round (:func:`solve`'s arrays), as :func:`bot.ai.mia_model.solution` loads it and
+    :mod:`bot.ai.mia_types` reads it; defined here, below both, so neither imports the other for it."""
+
+    claim: np.ndarray  # [stage, r, c]: P(claim c | roll r), stage = p + 1
+    challenge: np.ndarray  # [stage, c]: P(the receiver challenges c)
+    value: np.ndarray  # [stage]: the holder's value (lives difference)
+    # What mia_types derives from this solution (kinds, priors), kept with it: a cache keyed by id() would hand a
+    # new solution a freed one's entries when the id is reused.
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def truth(self, stage: int) -> np.ndarray:
+        """P(the claim is true | claim c) at ``stage`` when the claimant plays the equilibrium (by c)."""
+        w = PROB[:, None] * self.claim[stage]
+        total = w.sum(axis=0)
+        true = np.array([w[c:, c].sum() for c in range(N)])
+        naive = np.array([PROB[c:].sum() for c in range(N)])  # claims the equilibrium never makes
+        return np.where(total > 1e-6, true / np.where(total > 1e-6, total, 1.0), naive)
 
 
 def solve_stage(

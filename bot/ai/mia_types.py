@@ -27,14 +27,10 @@ equilibrium (which costs nothing against the equilibrium receiver, indifferent t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bot.ai.mia_solver import PROB, N
-
-if TYPE_CHECKING:
-    from bot.ai.mia_model import Solution
+from bot.ai.mia_solver import PROB, N, Solution
 
 Claim = tuple[int, int, bool | None]  # (p, c, shown true / shown false / not revealed)
 
