@@ -1,21 +1,35 @@
-"""The store: SQLite (the default) or PostgreSQL behind one interface (bot.store.db)."""
+"""The store: SQLite (the default, bot.store.sqlite) or PostgreSQL (bot.store.postgres) behind one interface
+(bot.store.db). ``open_store`` is the factory: it sits here, beside the backends, so the base knows neither."""
 
 from __future__ import annotations
 
 import os
-import sqlite3
+from pathlib import Path
 
-import asyncpg  # type: ignore[import-untyped]
-
-from bot.store.db import Store
+from bot.store.db import Store, durability_setting, parse_target
+from bot.store.errors import IntegrityError
+from bot.store.postgres import PostgresStore
 from bot.store.sql import SQL
+from bot.store.sqlite import SQLiteStore
 
-__all__ = ["DEFAULT_DATABASE", "SQL", "IntegrityError", "Store", "database_target"]
+__all__ = ["DEFAULT_DATABASE", "SQL", "IntegrityError", "Store", "database_target", "open_store"]
 
 DEFAULT_DATABASE = "data/dicetavern.sqlite3"
 
-# A constraint refused the write (a unique key taken, a foreign key missing): catchable the same on both backends.
-IntegrityError = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+
+async def open_store(target: str | Path, durability: str | None = None) -> Store:
+    """The store at ``target`` (a SQLite path, ``sqlite:PATH``, or a ``postgresql://`` URL), connected, migrated
+    and taking writes. ``durability``: ``full`` or ``fast`` (bot.store.db's notes); None reads
+    ``DICETAVERN_DURABILITY``."""
+    dialect, where = parse_target(target)
+    chosen = durability_setting(durability)
+    store: Store
+    if dialect == "postgresql":
+        store = await PostgresStore.connect(where, chosen)
+    else:
+        store = await SQLiteStore.connect(where, chosen)
+    store.start()
+    return store
 
 
 def database_target() -> str:

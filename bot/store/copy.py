@@ -1,6 +1,6 @@
 """``dicetavern migrate``: copy a whole database from one store to another (SQLite -> PostgreSQL, or back).
 
-Both ends are first brought to the current schema by ``Store.open`` (as the bot does at start). The tables to copy
+Both ends are first brought to the current schema by ``open_store`` (as the bot does at start). The tables to copy
 are read from the source's schema (its bookkeeping, ``schema_version`` and ``leases``, stays behind) and copied in
 the order of their foreign keys, the target's side in ONE transaction: on PostgreSQL with COPY (asyncpg's
 ``copy_records_to_table``), on SQLite with ``executemany``. Before committing, every table is verified: its row
@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import t
-from bot.store import DEFAULT_DATABASE
+from bot.store import DEFAULT_DATABASE, open_store
 from bot.store.copy_ends import Batch, End, Types, converter, kind_of, open_end, parse_target
-from bot.store.db import Store
 
 DEFAULT_BATCH = 5_000
 SKIPPED = frozenset({"schema_version", "leases"})  # each database's own bookkeeping, not data
@@ -95,7 +94,7 @@ def dependency_order(tables: list[str], references: dict[str, set[str]]) -> list
 
 async def _migrate_schema(target: str) -> None:
     """Bring ``target`` to the current schema (creating it if need be), exactly as the bot's start does."""
-    store = await Store.open(target)
+    store = await open_store(target)
     await store.close()
 
 

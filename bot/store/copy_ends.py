@@ -7,16 +7,15 @@ COPY, none of which the bot's group-committing store offers (or should).
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import AsyncGenerator, Callable
-from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
+import aiosqlite
 import asyncpg  # type: ignore[import-untyped]
 
 from bot.store import db
+from bot.store.sqlite import unstarted
 
-T = TypeVar("T")
 Batch = list[tuple[Any, ...]]  # rows, as many as one round trip carries
 Types = dict[str, dict[str, str]]  # table -> column -> declared type, in the schema's order
 
@@ -103,43 +102,22 @@ def _live(rows: list[dict[str, Any]], now: float) -> list[tuple[int, str, float]
 
 
 class SQLiteEnd:
-    """The standard library's sqlite3 on a thread of its own, so the loop stays free. Every call on the connection,
-    and every cursor's end, happens on that one thread: a cursor freed on another thread resets its statement, which
-    sqlite3's statement cache may have handed to the call running meanwhile (CPython issue 118172). The thread is the
-    store's own kind (``db._SQLiteThread``)."""
+    """An aiosqlite connection, so the loop stays free. Every cursor is made and closed on the connection's thread
+    (``execute_fetchall``, or ``async with``): a cursor freed on another thread resets its statement, which sqlite3's
+    statement cache may have handed to the call running meanwhile (CPython issue 118172)."""
 
-    def __init__(self, conn: sqlite3.Connection, thread: db._SQLiteThread) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
-        self._thread = thread
 
     @classmethod
     async def open(cls, path: str) -> SQLiteEnd:
-        thread = db._SQLiteThread()
-        try:
-            conn = await thread.call(partial(sqlite3.connect, path, isolation_level=None, check_same_thread=False))
-        except BaseException:
-            thread.stop()
-            raise
-        return cls(conn, thread)
-
-    async def _call(self, fn: Callable[[], T]) -> T:
-        return await self._thread.call(fn)
+        return cls(await unstarted(path, isolation_level=None))
 
     async def _do(self, sql: str) -> None:
-        def run() -> None:
-            self._conn.execute(sql).close()
-
-        await self._call(run)
+        await self._conn.execute_fetchall(sql)
 
     async def _all(self, sql: str) -> list[Any]:
-        def run() -> list[Any]:
-            cursor = self._conn.execute(sql)
-            try:
-                return cursor.fetchall()
-            finally:
-                cursor.close()
-
-        return await self._call(run)
+        return list(await self._conn.execute_fetchall(sql))
 
     async def tables(self) -> Types:
         names = await self._all(
@@ -168,12 +146,9 @@ class SQLiteEnd:
 
     async def rows(self, table: str, columns: list[str], batch: int) -> AsyncGenerator[Batch, None]:
         sql = f"SELECT {', '.join(map(_quote, columns))} FROM {_quote(table)}"
-        cursor = await self._call(lambda: self._conn.execute(sql))
-        try:
-            while rows := await self._call(lambda: cursor.fetchmany(batch)):
+        async with self._conn.execute(sql) as cursor:
+            while rows := list(await cursor.fetchmany(batch)):
                 yield rows
-        finally:
-            await self._call(cursor.close)
 
     async def begin_write(self) -> None:
         await self._do("BEGIN IMMEDIATE")
@@ -188,11 +163,8 @@ class SQLiteEnd:
         sql = (
             f"INSERT INTO {_quote(table)} ({', '.join(map(_quote, columns))}) VALUES ({', '.join('?' * len(columns))})"
         )
-
-        def run() -> None:
-            self._conn.executemany(sql, rows).close()
-
-        await self._call(run)
+        async with self._conn.executemany(sql, rows):
+            pass
 
     async def finish_copy(self) -> None:
         pass  # no foreign key is enforced on this connection, and an INTEGER PRIMARY KEY continues by itself
@@ -207,9 +179,8 @@ class SQLiteEnd:
     async def close(self) -> None:
         try:
             await self.rollback()  # a source's read snapshot
-            await self._call(self._conn.close)
         finally:
-            self._thread.stop()
+            await self._conn.close()
 
 
 class PostgresEnd:

@@ -21,8 +21,9 @@ import secrets
 import socket
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
+from bot.store.errors import LeaseLost
 from bot.store.sql import SQL, Cursor, Statement
 
 if TYPE_CHECKING:
@@ -34,29 +35,6 @@ TTL_ENV = "DICETAVERN_LEASE_TTL"
 DEFAULT_TTL = 30.0
 
 _COLUMNS = "shard, shard_count, owner, host, pid, token, expires_at"
-
-
-class LeaseLost(Exception):
-    """This process no longer holds a shard's lease: another took it over (or it was released)."""
-
-    def __init__(self, shard: int, holder: str) -> None:
-        super().__init__(f"lost the lease on shard {shard} to {holder or 'nobody'}")
-        self.shard = shard
-        self.holder = holder
-
-
-class Fence(Protocol):
-    """What a store checks at the start of every write batch (``Leases`` is one)."""
-
-    lost: bool
-
-    @property
-    def check_sql(self) -> SQL: ...
-
-    @property
-    def check_params(self) -> Sequence[Any]: ...
-
-    def verify(self, rows: Sequence[Any]) -> LeaseLost | None: ...
 
 
 def lease_ttl(value: str | None = None) -> float:

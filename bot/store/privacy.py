@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.jsontext import dumps, loads
-from bot.store import IntegrityError
-from bot.store.db import Statement, Store
+from bot.store.db import Store
+from bot.store.errors import IntegrityError
 from bot.store.repo import Row
-from bot.store.sql import SQL, each
+from bot.store.sql import SQL, Statement, each
 
 ANONYMOUS_BELOW = -1_000_000
 OPEN = ("lobby", "running")

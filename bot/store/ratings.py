@@ -1,7 +1,7 @@
 """Ratings and seasons in the store (issue 15): recording a finished game, the back-fill, the boards and /stats reads.
 
-A finished game's ratings are a ``Step`` (``bot.store.db``) in the same write as its results rows: it runs off the
-event loop (SQLite's thread, a worker thread on PostgreSQL) inside that transaction, reads the players' current
+A finished game's ratings are a ``Step`` (``bot.store.sql``) in the same write as its results rows: it runs off the
+event loop (a worker thread of the store's) inside that transaction, reads the players' current
 ratings in the server's current season, rates (``bot.ratings.settle``) and writes them with a history row each.
 Reading inside the transaction means two games finishing at once (a Hard computer plays at many tables) each see
 the other's result, and a failed batch leaves neither results nor ratings. The move path never reads any of this.
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ratings import ALL, LEVEL_IDS, LEVELS, Finish, Standing, player_id, settle
-from bot.store import IntegrityError
-from bot.store.db import Step, Store
+from bot.store.db import Store
+from bot.store.errors import IntegrityError
 from bot.store.repo import Row
-from bot.store.sql import SQL, Cursor
+from bot.store.sql import SQL, Cursor, Step
 
 SEASON_NAME_MAX = 32
 PROVISIONAL_GAMES = 5  # fewer rated games than this: listed apart on the board, as provisional

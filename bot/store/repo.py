@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.jsontext import dumps, loads
-from bot.store.db import Statement, Store
-from bot.store.sql import SQL, each
+from bot.store.db import Store
+from bot.store.sql import SQL, Statement, each
 
 # A row of either backend (sqlite3.Row, asyncpg.Record): row[0], row["name"], row.keys(), dict(row).
 Row = Any
