@@ -37,7 +37,7 @@ from typing import Any
 from benchmarks._common import header, parser, show, verdict
 from benchmarks._service import GAMES, SNOWFLAKE, bot_gc, game_of, next_move, open_many, open_table
 from bot.games.dice import SeededDice
-from bot.store import Store
+from bot.store import open_store
 from bot.tables import TableService
 from cogs.utils.components import table_view
 from cogs.utils.presenter import table_embed
@@ -70,7 +70,7 @@ def render(table: Any) -> tuple[float, float]:
 
 
 async def measure(games: Sequence[str], n: int, seconds: float, folder: Path) -> Clicks:
-    store = await Store.open(folder / f"click-{time.monotonic_ns()}.sqlite3")
+    store = await open_store(folder / f"click-{time.monotonic_ns()}.sqlite3")
     service = TableService(store, SeededDice(3), run_dispatcher=False)
     await service.start()
     undo = bot_gc()  # as the bot does once start() has restored the tables

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from benchmarks import _postgres
 from benchmarks._common import header, parser, show
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.store.leases import Leases
 
 ROUNDS = 3
@@ -42,7 +42,7 @@ async def measure(store: Store, fenced: bool, batches: int, first_seq: int) -> t
 async def run_store(
     name: str, target: str, batches: int, rows: list[list[object]], durability: str | None = None
 ) -> None:
-    store = await Store.open(target, durability=durability)
+    store = await open_store(target, durability=durability)
     try:
         await store.write(
             [

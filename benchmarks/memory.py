@@ -36,7 +36,7 @@ from typing import Any
 from benchmarks._common import header, parser, show, verdict
 from benchmarks._service import open_many, play_moves
 from bot.games.dice import SeededDice
-from bot.store import Store
+from bot.store import open_store
 from bot.tables import TableService
 
 TARGET_BYTES = 20 * 1024  # per open table after a restore
@@ -57,7 +57,7 @@ def peak_rss() -> int:
 
 
 async def child_fresh(tables: int, moves: int, trace: bool, folder: Path) -> dict[str, Any]:
-    store = await Store.open(folder / "fresh.sqlite3")
+    store = await open_store(folder / "fresh.sqlite3")
     service = TableService(store, SeededDice(3), run_dispatcher=False)
     await service.start()
     gc.collect()
@@ -83,7 +83,7 @@ async def child_restore(db: Path, trace: bool) -> dict[str, Any]:
         tracemalloc.start()
     before = rss()
     t0 = time.perf_counter()
-    store = await Store.open(db)
+    store = await open_store(db)
     service = TableService(store, SeededDice(3), run_dispatcher=False)
     tables = await service.start()
     seconds = time.perf_counter() - t0

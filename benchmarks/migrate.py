@@ -23,13 +23,13 @@ from pathlib import Path
 
 from benchmarks import _postgres
 from benchmarks._common import header, parser, show
-from bot.store import Store
+from bot.store import open_store
 from bot.store.copy import copy_database
 
 
 async def build(path: Path, games: int, actions: int) -> int:
     """A SQLite database at the current schema holding ``games`` finished games; returns its row count."""
-    await (await Store.open(path)).close()  # the schema
+    await (await open_store(path)).close()  # the schema
     conn = sqlite3.connect(path)
     state = json.dumps({"scores": [57, 100], "turn": 0, "log": ["roll 4"] * 80})
     with conn:

@@ -72,10 +72,10 @@ def old_database(path: Path, games: int, seed: int = 15) -> None:
 
 async def migrate(path: Path) -> tuple[float, float, int, int]:
     """Open the store (0008 and its back-fill run): (wall s, CPU s, ratings rows, history rows)."""
-    from bot.store import Store
+    from bot.store import open_store
 
     wall, cpu = time.perf_counter(), time.process_time()
-    store = await Store.open(path)
+    store = await open_store(path)
     elapsed = time.perf_counter() - wall, time.process_time() - cpu
     counts = await store.fetch_one("SELECT (SELECT COUNT(*) FROM ratings), (SELECT COUNT(*) FROM rating_history)")
     await store.close()

@@ -43,7 +43,7 @@ from typing import Any
 from benchmarks._common import header, parser, show, verdict
 from benchmarks._service import GAMES, SNOWFLAKE, game_of, next_move, open_many, open_table, play_moves
 from bot.games.dice import SeededDice
-from bot.store import Store, repo
+from bot.store import open_store, repo
 from bot.tables import TableService
 
 TARGET_SECONDS = 1.0  # 10,000 open games of 300 moves
@@ -51,7 +51,7 @@ TARGET_SECONDS = 1.0  # 10,000 open games of 300 moves
 
 async def play_open(path: Path, games: int, moves: int) -> dict[str, int]:
     """``games`` Pig tables (target 500) played ``moves`` moves each through the real service; what is left open."""
-    store = await Store.open(path)
+    store = await open_store(path)
     service = TableService(store, SeededDice(11), run_dispatcher=False)
     await service.start()
     channels = list(range(1000, 1000 + games))
@@ -65,7 +65,7 @@ async def play_open(path: Path, games: int, moves: int) -> dict[str, int]:
 
 async def play_finished(path: Path, games: int) -> int:
     """``games`` games of all five (round-robin, default options) played to the end; returns the moves played."""
-    store = await Store.open(path)
+    store = await open_store(path)
     service = TableService(store, SeededDice(13), run_dispatcher=False)
     await service.start()
     ids = itertools.count(SNOWFLAKE)
@@ -203,7 +203,7 @@ class Phases:
 async def restore(path: Path, prof: cProfile.Profile | None = None) -> dict[str, Any]:
     gc.collect()
     t0 = time.perf_counter()
-    store = await Store.open(path)
+    store = await open_store(path)
     t1 = time.perf_counter()
     service = TableService(store, SeededDice(12), run_dispatcher=False)
     with Phases() as phases:

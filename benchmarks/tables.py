@@ -55,7 +55,7 @@ from benchmarks import _postgres
 from benchmarks._common import header, parser, percentile, show, verdict
 from benchmarks._service import GAMES, SNOWFLAKE, NullStore, bot_gc, game_of, next_move, open_many, open_table
 from bot.games.dice import SeededDice
-from bot.store import Store
+from bot.store import open_store
 from bot.tables import TableService
 
 TARGET_PERSISTED = 25_000  # actions/s with 1,000 tables
@@ -138,12 +138,12 @@ _SCHEMAS: dict[int, str] = {}  # id(store) -> its scratch PostgreSQL schema, dro
 async def make_service(kind: str, folder: Path) -> TableService:
     store: Any
     if kind == "sqlite":
-        store = await Store.open(folder / f"bench-{time.monotonic_ns()}.sqlite3")
+        store = await open_store(folder / f"bench-{time.monotonic_ns()}.sqlite3")
     elif kind == "postgresql":
         schema = _postgres.scratch_name()
         url = await _postgres.create_schema(DATABASE_URL, schema)
         try:
-            store = await Store.open(url)
+            store = await open_store(url)
         except BaseException:
             await _postgres.drop_schema(DATABASE_URL, schema)
             raise

@@ -28,7 +28,7 @@ from discord.ext import commands
 
 from bot.games.dice import DiceSource
 from bot.i18n import normalise, t
-from bot.store import DEFAULT_DATABASE, Store, repo
+from bot.store import DEFAULT_DATABASE, Store, open_store, repo
 from bot.store.db import POSTGRES_SCHEMES
 from bot.store.leases import Leases
 from bot.tables import TableService
@@ -205,7 +205,7 @@ class DiceTavern(commands.Bot):
     async def setup_hook(self) -> None:
         if not self.commands_only:
             try:
-                self.store = await Store.open(self.database)
+                self.store = await open_store(self.database)
             except DATABASE_ERRORS as error:
                 raise DatabaseUnavailable(self.database, error) from error
             if not await self._take_leases():

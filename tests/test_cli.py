@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot import cli
 from bot.client import DiceTavern
 from bot.games.dice import SeededDice
-from bot.store import Store, repo
+from bot.store import Store, open_store, repo
 from bot.tables import Seat, TableService
 from tests.fakediscord import FakeDiscord, handlers_done, run_bot
 from tests.waiting import DEADLINE, eventually
@@ -67,7 +67,7 @@ def test_token_from_dotenv_file(env, tmp_path):
 
 async def _overdue_pig_game(db: str) -> None:
     """A started Pig game whose turn deadline passed an hour ago, as a stopped bot leaves it."""
-    store = await Store.open(db)
+    store = await open_store(db)
     service = TableService(store, SeededDice(1), clock=lambda: time.time() - 3600, run_dispatcher=False)
     await service.start()
     await service.create(1, 10, Seat(100, "Alice"), "pig", {})
@@ -93,7 +93,7 @@ async def test_sync_neither_opens_the_tables_nor_writes_the_database(env, tmp_pa
         assert await asyncio.to_thread(cli.main, ["sync"]) == 0
         assert {"pig", "game"} <= {c["name"] for c in fake.registered_commands()}
     assert _snapshot(db.parent) == before  # the overdue move was not applied; not even a -wal file appeared
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     try:
         (game,) = await repo.open_games(store)
         assert game["due"] is not None and game["due"] < time.time()  # still overdue, for the bot to handle
@@ -271,7 +271,7 @@ async def _fair_export(path: Path) -> dict:
     from bot.replay import export_of
     from bot.store import history
 
-    store = await Store.open(str(path / "fair.sqlite3"))
+    store = await open_store(str(path / "fair.sqlite3"))
     service = TableService(store, run_dispatcher=False, auto_bots=False)
     await service.start()
     table = await service.create(1, 10, Seat(100, "Alice", entropy="a"), "pig", {"target": 20})
@@ -407,7 +407,7 @@ async def test_a_bot_that_loses_its_lease_stops_and_run_exits_with_status_4(env,
         fake.add_guild("One")
         stop, task = await _run_until_ready(fake, caplog)
         assert not task.done()
-        thief = await Store.open(str(db))
+        thief = await open_store(str(db))
         try:
             (lease,) = await thief.fetch_all("SELECT owner, token FROM leases")
             assert lease["owner"]  # the running bot holds shard 0 of 1
@@ -427,7 +427,7 @@ async def test_a_bot_on_some_shards_reads_the_members_languages_again(tmp_path):
     reaches this one's answers at the next read (``USERS_REFRESH``)."""
     from bot.tables.shards import parse
 
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await open_store(str(tmp_path / "db.sqlite3"))
     try:
         bot = DiceTavern(database=str(tmp_path / "db.sqlite3"), shards=parse("1", 2))
         bot.store = store
@@ -444,7 +444,7 @@ async def test_a_language_set_here_while_the_languages_are_read_again_is_not_und
     replace the one this process has just applied."""
     from bot.tables.shards import parse
 
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await open_store(str(tmp_path / "db.sqlite3"))
     try:
         bot = DiceTavern(database=str(tmp_path / "db.sqlite3"), shards=parse("1", 2))
         bot.store = store
@@ -468,7 +468,7 @@ async def test_a_bot_waiting_for_a_lease_stops_cleanly_when_told(env, tmp_path, 
     caplog.set_level(logging.INFO)
     db = tmp_path / "tavern.sqlite3"
     env.setenv("DATABASE_PATH", str(db))
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     held = "INSERT INTO leases (shard, shard_count, owner, host, pid, token, expires_at) VALUES (0, 1, ?, ?, 1, 5, ?)"
     await store.write([(held, ("other", "another-host", time.time() + 600))])
     await store.close()

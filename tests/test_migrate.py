@@ -21,7 +21,7 @@ import pytest
 
 from bot.games.dice import SeededDice
 from bot.i18n import t
-from bot.store import Store, ratings, repo
+from bot.store import Store, open_store, ratings, repo
 from bot.store import copy as migrate
 from bot.store.copy_ends import SQLiteEnd
 from bot.tables import Seat, TableService
@@ -49,7 +49,7 @@ async def postgres() -> AsyncIterator[str]:
 
 
 async def open_service(target: str, clock: Clock) -> TableService:
-    store = await Store.open(target)
+    store = await open_store(target)
     service = TableService(store, SeededDice(7), clock=clock, run_dispatcher=False, auto_bots=False)
     await service.start()
     return service
@@ -106,7 +106,7 @@ def picture(service: TableService) -> tuple[Any, ...]:
 
 async def contents(target: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table the copy carries, sorted (the backends return rows in their own orders)."""
-    store = await Store.open(target)
+    store = await open_store(target)
     try:
         return {
             name: sorted((tuple(r) for r in await store.fetch_all(f"SELECT * FROM {name}")), key=repr)
@@ -186,7 +186,7 @@ def schema_foreign_keys() -> int:
 @pytest.mark.postgres
 async def test_a_row_without_its_parent_fails_the_copy_and_leaves_the_target_as_it_was(tmp_path, postgres):
     source = tmp_path / "tavern.sqlite3"
-    await (await Store.open(source)).close()
+    await (await open_store(source)).close()
     with contextlib.closing(sqlite3.connect(source)) as conn, conn:  # without the store's PRAGMA foreign_keys
         conn.execute("INSERT INTO actions (game_id, seq, seat, action, at) VALUES (99, 1, 0, 'roll', 1.0)")
     with pytest.raises(migrate.CopyError) as refused:
@@ -202,7 +202,7 @@ async def test_a_non_empty_target_is_refused_and_force_replaces_it(tmp_path, pos
     source = tmp_path / "tavern.sqlite3"
     await build(source, clock)
     assert (await migrate.copy_database(str(source), postgres)).committed
-    store = await Store.open(postgres)
+    store = await open_store(postgres)
     await store.write([("DELETE FROM users WHERE user_id = ?", (CAROL.id,))])
     await store.close()
     after_delete = await contents(postgres)
@@ -257,14 +257,14 @@ def lease(owner: str, until: float) -> tuple[str, tuple[Any, ...]]:
 
 async def test_a_source_a_bot_holds_a_lease_on_is_refused(tmp_path):
     source = tmp_path / "tavern.sqlite3"
-    store = await Store.open(source)
+    store = await open_store(source)
     await store.write([lease("bot-0", time.time() + 30)])
     await store.close()
     with pytest.raises(migrate.CopyError) as refused:
         await migrate.copy_database(str(source), str(tmp_path / "copy.sqlite3"))
     assert refused.value.key == "leased" and "bot-0" in str(refused.value)
     # Released (or expired) leases do not hold a copy back, and stay behind: each database keeps its own.
-    store = await Store.open(source)
+    store = await open_store(source)
     await store.write([("UPDATE leases SET owner = '', expires_at = 0", ())])
     await store.close()
     report = await migrate.copy_database(str(source), str(tmp_path / "copy.sqlite3"))
@@ -273,8 +273,8 @@ async def test_a_source_a_bot_holds_a_lease_on_is_refused(tmp_path):
 
 async def test_a_target_a_bot_holds_a_lease_on_is_refused_even_with_force(tmp_path):
     source, target = tmp_path / "tavern.sqlite3", tmp_path / "served.sqlite3"
-    await (await Store.open(source)).close()
-    store = await Store.open(target)
+    await (await open_store(source)).close()
+    store = await open_store(target)
     await store.write([lease("bot-1", time.time() + 30), ("INSERT INTO users (user_id) VALUES (1)", ())])
     await store.close()
     with pytest.raises(migrate.CopyError) as refused:
@@ -318,7 +318,7 @@ def test_tables_come_after_the_tables_they_reference():
 
 async def test_a_database_is_not_copied_onto_itself_however_it_is_spelled(tmp_path, monkeypatch):
     source = tmp_path / "tavern.sqlite3"
-    await (await Store.open(source)).close()
+    await (await open_store(source)).close()
     monkeypatch.chdir(tmp_path)
     with pytest.raises(migrate.CopyError) as refused:
         await migrate.copy_database(f"sqlite:{source}", "sqlite:./tavern.sqlite3", force=True)

@@ -14,7 +14,7 @@ from bot.games.fair import FairDice
 from bot.i18n import t
 from bot.render.replay import replay_page
 from bot.replay import export_of, replay
-from bot.store import Store, history
+from bot.store import history, open_store
 from bot.store.history import Move
 from bot.tables import Seat, TableService
 from bot.verify import verify_export
@@ -25,7 +25,7 @@ ALICE, BOB, CAROL = Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")
 
 @pytest.fixture
 async def store(database):
-    store = await Store.open(database)  # each backend
+    store = await open_store(database)  # each backend
     yield store
     await store.close()
 

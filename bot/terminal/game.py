@@ -21,7 +21,7 @@ from bot.games.fair import FairDice
 from bot.i18n import DEFAULT, SURFACE, has, normalise, t
 from bot.render import error_text, option_error_text, seat_names
 from bot.simulate import Chooser, check_level, computer_move, default_chooser
-from bot.store import Store
+from bot.store import open_store
 from bot.tables import Seat, Table, TableError, TableService
 from bot.tables.service import DiceFactory
 from bot.terminal.console import InputFn, OutputFn, reader, writer
@@ -84,7 +84,7 @@ class TerminalGame:
             SURFACE.reset(surface)
 
     async def _run(self) -> int:
-        store = await Store.open(self.database)
+        store = await open_store(self.database)
         # The terminal paces computer players itself (and offers a "random" level), so the service doesn't.
         self.service = TableService(store, self.dice, self.presenter, run_dispatcher=False, auto_bots=False)
         try:

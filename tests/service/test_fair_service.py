@@ -14,7 +14,7 @@ from bot.games import IllegalMove
 from bot.games.dice import SeededDice
 from bot.games.fair import FairDice, client_seed_from, commitment_of, count_draws
 from bot.replay import export_of
-from bot.store import SQL, Store, history, repo
+from bot.store import SQL, history, open_store, repo
 from bot.tables import Seat, TableError, TableService
 from bot.tables import service as service_module
 from bot.verify import verify_export
@@ -41,7 +41,7 @@ WITHOUT_DRAWS = SQL(  # a snapshot as the code before the draws count wrote it
 
 
 async def open_service(db: str, dice=None, presenter=None) -> TableService:
-    service = TableService(await Store.open(db), dice, presenter, run_dispatcher=False, auto_bots=False)
+    service = TableService(await open_store(db), dice, presenter, run_dispatcher=False, auto_bots=False)
     await service.start()
     return service
 
@@ -210,7 +210,7 @@ async def test_a_game_restarted_mid_way_keeps_its_commitment_and_verifies(databa
         assert nonce == await repo.logged_draws(service.store, game_id)
         await close(service)
         if not draws_in_meta:  # a snapshot without the count: the log is counted instead
-            raw = await Store.open(db)
+            raw = await open_store(db)
             await raw.write([(WITHOUT_DRAWS, (game_id,))])
             await raw.close()
         service = await open_service(db)

@@ -10,7 +10,7 @@ from discord import Locale
 
 from bot.games.dice import ScriptedDice
 from bot.languages import SHIPPED, discord_choices, display, for_person, for_table, from_environment, native, shipped
-from bot.store import Store, repo
+from bot.store import open_store, repo
 from bot.store.schema import migrations
 from bot.tables import Seat, TableError, TableService
 
@@ -29,7 +29,7 @@ class Recorder:
 
 
 async def open_service(db: str, presenter: Recorder | None = None) -> TableService:
-    store = await Store.open(db)
+    store = await open_store(db)
     service = TableService(store, ScriptedDice([3] * 50), presenter=presenter, run_dispatcher=False)
     await service.start()
     return service
@@ -60,7 +60,7 @@ async def test_a_database_from_before_languages_upgrades_and_keeps_its_users(tmp
     conn.execute("INSERT INTO guild_settings (guild_id, key, value) VALUES (1, 'timeout', '60')")
     conn.commit()
     conn.close()
-    store = await Store.open(db)
+    store = await open_store(db)
     try:
         assert (await store.fetch_one("PRAGMA user_version"))[0] == migrations()[-1][0]  # 0007 and any later
         row = await store.fetch_one("SELECT * FROM users WHERE user_id = 7")

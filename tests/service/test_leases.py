@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.store.leases import LeaseLost, Leases, lease_ttl
 
 ELSEWHERE = "another-host"  # a holder whose process this host cannot see: only its expiry frees its leases
@@ -19,7 +19,7 @@ ELSEWHERE = "another-host"  # a holder whose process this host cannot see: only 
 @pytest.fixture
 async def stores(database):
     """Two stores on one database, as two processes would have."""
-    first, second = await Store.open(database), await Store.open(database)
+    first, second = await open_store(database), await open_store(database)
     yield first, second
     await first.close()
     await second.close()

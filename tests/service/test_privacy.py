@@ -11,7 +11,7 @@ import pytest
 
 from bot.games.fair import FairDice
 from bot.replay import export_of, replay
-from bot.store import SQL, Store, history, privacy, repo
+from bot.store import SQL, Store, history, open_store, privacy, repo
 from bot.tables import Seat, TableService
 from bot.verify import verify_export
 from cogs.privacy import deleted_name
@@ -24,7 +24,7 @@ OPTIONS = {"pig": {"target": 20}, "mia": {"lives": 1}, "mex": {"starting_lives":
 
 
 async def open_service(db: str) -> TableService:
-    service = TableService(await Store.open(db), FairDice.new, run_dispatcher=False, auto_bots=False)
+    service = TableService(await open_store(db), FairDice.new, run_dispatcher=False, auto_bots=False)
     await service.start()
     return service
 
@@ -236,7 +236,7 @@ async def test_the_guard_refuses_a_seat_taken_between_the_check_and_the_write(da
 
 
 async def test_a_member_with_nothing_shared_loses_only_their_settings(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         await store.write([repo.set_user_language(ZEPH.id, "cy"), privacy.set_opted_out(ZEPH.id, True)])
         done = await privacy.delete_member(store, ZEPH.id, deleted_name)
@@ -249,7 +249,7 @@ async def test_a_member_with_nothing_shared_loses_only_their_settings(database):
 
 
 async def test_opting_out_and_back_in(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         assert not await privacy.opted_out(store, ZEPH.id)
         await store.write([repo.set_user_language(ZEPH.id, "el"), privacy.set_opted_out(ZEPH.id, True)])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from bot.store import Store, history, privacy, repo
+from bot.store import history, open_store, privacy, repo
 
 GUILD, CHANNEL = 412_000_000_000_000_001, 412_000_000_000_000_010  # Discord-sized: past 32 bits
 ANN, BEA = 733_245_118_904_221_697, 733_245_118_904_221_698
@@ -18,7 +18,7 @@ def game_row(status: str, channel: int = CHANNEL, **extra) -> dict:
 
 
 async def test_a_running_game_s_reads(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         fair = repo.fair_json("c0ffee", None, "5eed")
         game_id, _ = await store.write(
@@ -54,7 +54,7 @@ async def test_a_running_game_s_reads(database):
 
 
 async def test_a_finished_game_s_board_history_and_compaction(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         (game_id,) = await store.write([repo.insert_game(game_row("finished", meta={"log": [["x", {}]], "k": 1}))])
         await store.write(

@@ -14,7 +14,7 @@ import pytest
 from bot import ratings as rating_math
 from bot.games.dice import SeededDice
 from bot.ratings import ALL, NEW, Finish, Standing, rate, settle
-from bot.store import Store, ratings, repo
+from bot.store import Store, open_store, ratings, repo
 from bot.tables import Seat, TableService
 
 GUILD, OTHER_GUILD = 41, 42
@@ -73,7 +73,7 @@ def test_two_computer_players_of_one_level_move_its_rating_by_their_mean():
 
 
 async def open_service(path: str) -> TableService:
-    service = TableService(await Store.open(path), SeededDice(7), run_dispatcher=False, auto_bots=False)
+    service = TableService(await open_store(path), SeededDice(7), run_dispatcher=False, auto_bots=False)
     await service.start()
     return service
 
@@ -132,7 +132,7 @@ async def test_a_finished_game_is_rated_with_its_results(database):
 
 
 async def test_a_failed_batch_leaves_neither_results_nor_ratings(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         game = {"guild_id": GUILD, "channel_id": 1, "game": "pig", "status": "finished", "host_id": ALICE.id}
         await store.write([repo.insert_game({**game, "options": {}, "seats": [], "now": 5.0})])
@@ -249,7 +249,7 @@ async def test_the_migration_backfills_in_finish_order(tmp_path):
     # test_the_backfill_gives_exactly_the_live_ratings runs the back-fill on both).
     path = str(tmp_path / "old.db")
     _database_before_ratings(path)
-    store = await Store.open(path)
+    store = await open_store(path)
     try:
         hard = rating_math.LEVEL_IDS["hard"]
         book: dict[int, Standing] = {}
@@ -303,7 +303,7 @@ async def test_a_new_season_starts_fresh_and_keeps_the_old_standings(database):
     ],
 )
 async def test_season_names_are_refused_clearly_and_nothing_changes(database, name, code):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         await ratings.start_season(store, GUILD, "Spring", 1.0)
         before = await rows(store, "SELECT * FROM seasons ORDER BY number")
@@ -323,7 +323,7 @@ def test_seats_become_finishes_by_member_id_or_computer_level():
 
 
 async def test_the_global_board_takes_opted_in_servers_once_per_member_at_their_best(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         shut = 43  # a server that does not share its board
 

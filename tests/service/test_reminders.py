@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.games.dice import ScriptedDice, SeededDice
-from bot.store import Store
+from bot.store import open_store
 from bot.tables import TableService
 from tests.service.test_tables import ALICE, BOB, CAROL, CHANNEL, GUILD, Clock, close_service, pig_table
 
@@ -32,7 +32,7 @@ def db(database):
 
 
 async def open_service(db: str, dice: Any, clock: Clock, presenter: Any = None) -> TableService:
-    store = await Store.open(db)
+    store = await open_store(db)
     service = TableService(store, dice, presenter, clock=clock, run_dispatcher=False, auto_bots=False)
     await service.start()
     return service

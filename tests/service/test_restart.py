@@ -9,7 +9,7 @@ import pytest
 from bot.games import Action, InvalidOptions, get_engine
 from bot.games.dice import DiceExhausted, RecordingDice, ReplayDice, ScriptedDice, SeededDice
 from bot.jsontext import loads
-from bot.store import SQL, Store, schema
+from bot.store import SQL, open_store, schema
 from bot.tables import Seat, TableService
 from bot.tables import service as service_module
 from tests.waiting import eventually
@@ -33,7 +33,7 @@ class Clock:
 
 
 async def open_service(db, dice, clock):
-    store = await Store.open(db)
+    store = await open_store(db)
     service = TableService(store, dice, clock=clock, run_dispatcher=False)
     await service.start()
     return service
@@ -163,7 +163,7 @@ async def test_a_database_written_before_the_log_restores_without_replaying(tmp_
 
     every = schema.migrations()
     monkeypatch.setattr(schema, "migrations", lambda dialect="sqlite": [m for m in every if m[0] <= 3])
-    old = await Store.open(old_db)
+    old = await open_store(old_db)
     await old.write(
         [("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", g) for g in games]
         + [("INSERT INTO actions VALUES (?,?,?,?,?,?)", a) for a in actions]
@@ -248,7 +248,7 @@ async def test_interaction_ids_are_kept_as_ints_only_when_their_text_is_a_plain_
     assert interaction_key("1250000000000000001") == 1250000000000000001
     ids = ["12", "007", "-5", "x", " 7", "1_0", "²", "0", "9223372036854775807", "9223372036854775808", "1" * 20]
     ids += ["1e5", "+5", "5 ", "1.0", "0x10", "34"]
-    store = await Store.open(database)
+    store = await open_store(database)
     await store.write(
         [("INSERT INTO games (id, guild_id, channel_id, game, status, host_id, options, seats, created_at, updated_at)"
           " VALUES (1, 1, 1, 'pig', 'running', 1, '{}', '[]', 0, 0)", ())]
@@ -282,7 +282,7 @@ async def test_interaction_ids_come_from_the_snapshot_and_the_moves_after_it_or_
     assert list(service.table(CHANNEL).seen) == expected
     await close_service(service)
 
-    store = await Store.open(db)
+    store = await open_store(db)
     await store.write([(WITHOUT_SEEN, ())])  # as the code before wrote it
     await store.close()
     service = await open_service(db, ScriptedDice([3] * 10), clock)
@@ -404,7 +404,7 @@ async def test_a_computer_player_whose_turn_it_is_moves_after_a_restart(database
     version = table.version
     await close_service(service)
 
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store, dice, clock=clock, run_dispatcher=False, bot_delay=(0, 0))
     await service.start()
     await eventually(lambda: service.by_channel[CHANNEL].version > version, what="the computer to move")  # it moved
@@ -423,7 +423,7 @@ async def test_a_table_whose_log_does_not_replay_closes_at_its_first_use(databas
     for _ in range(3):
         await service.act(CHANNEL, player, "roll")
     await close_service(service)
-    store = await Store.open(db)
+    store = await open_store(db)
     await store.write([("UPDATE actions SET dice = '[[\"r\",6,[3,3]]]' WHERE seq = 3", ())])  # not what it drew
     await store.close()
     service = await open_service(db, dice, clock)

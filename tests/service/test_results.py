@@ -9,7 +9,7 @@ from importlib import resources
 
 from bot.games import Outcome
 from bot.games.dice import ScriptedDice
-from bot.store import Store, repo
+from bot.store import open_store, repo
 from bot.tables import Seat, TableService
 
 GUILD, CHANNEL = 1, 10
@@ -24,7 +24,7 @@ def test_an_outcome_names_each_seat_win_neutral_or_loss():
 
 async def test_a_single_round_liars_dice_game_records_the_uninvolved_seat_as_neutral(database):
     """D-L7: only the bidder and the challenger win or lose; the third seat is neutral, on the board too."""
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store, ScriptedDice([1, 2, 3] * 5, samples=[[0]]), run_dispatcher=False)
     await service.start()
     await service.create(GUILD, CHANNEL, SEATS[0], "liar", {"dice_per_player": 1})
@@ -72,7 +72,7 @@ async def test_the_migration_backfills_wins_and_single_round_liars_dice_neutrals
             " VALUES (?, 1, 'liar', ?, 0, 1, ?, ?, 0)",
             rows,
         )
-    store = await Store.open(path)
+    store = await open_store(path)
     found = await store.fetch_all("SELECT game_id, user_id, result FROM results ORDER BY game_id, user_id")
     assert [tuple(r) for r in found] == [
         (1, 100, "win"),

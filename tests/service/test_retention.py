@@ -8,7 +8,7 @@ import pytest
 
 from bot.games import Action, get_engine
 from bot.games.dice import ReplayDice, SeededDice
-from bot.store import Store
+from bot.store import open_store
 from bot.tables import Seat, TableService
 from bot.tables import retention as retention_module
 from bot.tables.retention import DAY, retention_days
@@ -39,7 +39,7 @@ async def finished_pig(service, channel):
 async def test_old_finished_games_are_compacted_in_batches_and_stay_verifiable(database, monkeypatch):
     monkeypatch.setattr(retention_module, "BATCH", 2)
     clock = Clock()
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store, SeededDice(2), clock=clock, run_dispatcher=False, retention=30)
     await service.start()
     old = [await finished_pig(service, channel) for channel in (1, 2, 3)]
@@ -85,7 +85,7 @@ async def test_old_finished_games_are_compacted_in_batches_and_stay_verifiable(d
 
 async def test_retention_zero_keeps_everything_and_the_setting_is_checked(database, monkeypatch):
     clock = Clock()
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store, SeededDice(2), clock=clock, run_dispatcher=False, retention=0)
     await service.start()
     await finished_pig(service, 1)
@@ -104,7 +104,7 @@ async def test_retention_zero_keeps_everything_and_the_setting_is_checked(databa
 
 async def test_the_background_task_compacts_at_start(database):
     clock = Clock()
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store, SeededDice(2), clock=clock, run_dispatcher=False, retention=1)
     await service.start()
     await finished_pig(service, 1)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.store.schema import migrations
 from tests.databases import database_target
 
@@ -81,7 +81,7 @@ async def schemas(tmp_path) -> dict[str, Schema]:
     for kind, read in (("sqlite", sqlite_schema), ("postgresql", postgres_schema)):
         targets = database_target(kind, tmp_path)
         try:
-            store = await Store.open(await anext(targets))
+            store = await open_store(await anext(targets))
             try:
                 found[kind] = await read(store)
             finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games.dice import SeededDice
-from bot.store import Store
+from bot.store import open_store
 from bot.tables import Seat, TableService
 from bot.tables.retention import DAY
 from bot.tables.service import NotOurShard
@@ -87,7 +87,7 @@ def test_owns_follows_the_formula():
 
 
 async def test_the_sql_condition_picks_the_same_guilds_as_owns(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         guilds = [EVEN_A, EVEN_B, ODD_A, ODD_B, 2**63 - 1, 1 << 22, 3 << 22, 5]
         for count in (2, 3, 8):
@@ -106,7 +106,7 @@ async def test_the_sql_condition_picks_the_same_guilds_as_owns(database):
 async def fill(path, clock):
     """A store with tables in guilds of both shards of two, written by one process that served them all: per guild
     a running Pig game against a computer (channel guild%1000+1) and a lobby (+2); and one finished game each."""
-    store = await Store.open(path)
+    store = await open_store(path)
     service = TableService(store, SeededDice(3), clock=clock, run_dispatcher=False, auto_bots=False, retention=30)
     await service.start()
     for guild in (EVEN_A, ODD_A):
@@ -128,7 +128,7 @@ async def fill(path, clock):
 async def test_a_service_of_shard_0_restores_and_times_out_only_its_guilds_tables(database):
     clock = Clock()
     await fill(database, clock)
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(
         store, SeededDice(4), clock=clock, run_dispatcher=False, auto_bots=False, shards=parse("0", 2)
     )
@@ -161,7 +161,7 @@ async def test_a_service_of_shard_0_restores_and_times_out_only_its_guilds_table
 async def test_computer_players_move_only_at_this_shards_tables(database):
     clock = Clock()
     await fill(database, clock)
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store, SeededDice(4), clock=clock, run_dispatcher=False, shards=parse("1", 2))
     try:
         await service.start()
@@ -178,7 +178,7 @@ async def test_compaction_takes_only_this_shards_finished_games(database):
     clock = Clock()
     await fill(database, clock)
     clock.now += 31 * DAY
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store, SeededDice(4), clock=clock, run_dispatcher=False, retention=30, shards=parse("1", 2))
     try:
         await service.start()
@@ -191,7 +191,7 @@ async def test_compaction_takes_only_this_shards_finished_games(database):
 
 
 async def test_a_table_for_another_shards_guild_is_refused(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     service = TableService(store, SeededDice(4), run_dispatcher=False, shards=parse("0", 2))
     try:
         await service.start()

@@ -13,7 +13,7 @@ import threading
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from bot.store import SQL, IntegrityError, Store, database_target
+from bot.store import SQL, IntegrityError, database_target, open_store
 from bot.store.db import parse_target
 from bot.store.schema import migrations
 from bot.store.sql import Cursor, postgres_text
@@ -25,14 +25,14 @@ NO_TABLE = {"sqlite": sqlite3.OperationalError, "postgresql": asyncpg.UndefinedT
 
 @pytest.fixture
 async def store(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     yield store
     await store.close()
 
 
 @pytest.fixture
 async def sqlite_store(tmp_path):
-    store = await Store.open(tmp_path / "store.sqlite3")
+    store = await open_store(tmp_path / "store.sqlite3")
     yield store
     await store.close()
 
@@ -142,7 +142,7 @@ async def test_a_bad_read_raises_the_backends_error(store):
 
 
 async def test_close_lands_every_acknowledged_write_and_then_refuses(database):
-    store = await Store.open(database)
+    store = await open_store(database)
     pending = asyncio.ensure_future(store.write([("INSERT INTO users (user_id) VALUES (7) RETURNING user_id", ())]))
     await asyncio.sleep(0)
     await store.close()
@@ -151,7 +151,7 @@ async def test_close_lands_every_acknowledged_write_and_then_refuses(database):
         await store.write([NOTE])
     with pytest.raises(RuntimeError):
         await store.fetch_one("SELECT 1")
-    reopened = await Store.open(database)
+    reopened = await open_store(database)
     try:
         assert (await reopened.fetch_one("SELECT count(*) FROM users"))[0] == 1
     finally:
@@ -162,10 +162,10 @@ def test_a_crash_keeps_every_acknowledged_write(database):
     script = textwrap.dedent(
         f"""
         import asyncio, os
-        from bot.store import Store
+        from bot.store import open_store
 
         async def main():
-            store = await Store.open({database!r})
+            store = await open_store({database!r})
             writes = [store.write([("INSERT INTO users (user_id) VALUES (?)", (u,))]) for u in range(1, 41)]
             await asyncio.gather(*writes)
             print("acknowledged", flush=True)
@@ -178,7 +178,7 @@ def test_a_crash_keeps_every_acknowledged_write(database):
     assert done.stdout.strip() == "acknowledged", done.stderr
 
     async def count() -> int:
-        store = await Store.open(database)
+        store = await open_store(database)
         try:
             return (await store.fetch_one("SELECT count(*) FROM users"))[0]
         finally:
@@ -234,10 +234,10 @@ def test_the_store_needs_no_aiosqlite_and_an_unclosed_store_does_not_keep_the_pr
         f"""
         import asyncio, sys
         sys.modules["aiosqlite"] = None  # importing it would fail
-        from bot.store import Store
+        from bot.store import open_store
 
         async def main():
-            store = await Store.open({str(tmp_path / "s.sqlite3")!r})
+            store = await open_store({str(tmp_path / "s.sqlite3")!r})
             await store.write([("INSERT INTO users (user_id) VALUES (1)", ())])
             print((await store.fetch_one("SELECT user_id FROM users"))[0])
 
@@ -251,19 +251,19 @@ def test_the_store_needs_no_aiosqlite_and_an_unclosed_store_does_not_keep_the_pr
 
 async def test_durability_is_full_by_default_and_fast_relaxes_it(tmp_path, monkeypatch):
     monkeypatch.delenv("DICETAVERN_DURABILITY", raising=False)
-    store = await Store.open(tmp_path / "a.sqlite3")
+    store = await open_store(tmp_path / "a.sqlite3")
     assert (store.durability, (await store.fetch_one("PRAGMA synchronous"))[0]) == ("full", 2)  # 2: FULL
     await store.close()
     monkeypatch.setenv("DICETAVERN_DURABILITY", "fast")
-    store = await Store.open(tmp_path / "b.sqlite3")
+    store = await open_store(tmp_path / "b.sqlite3")
     assert (store.durability, (await store.fetch_one("PRAGMA synchronous"))[0]) == ("fast", 1)  # 1: NORMAL
     await store.close()
-    store = await Store.open(tmp_path / "c.sqlite3", durability="full")  # an explicit choice wins
+    store = await open_store(tmp_path / "c.sqlite3", durability="full")  # an explicit choice wins
     assert (await store.fetch_one("PRAGMA synchronous"))[0] == 2
     await store.close()
     monkeypatch.setenv("DICETAVERN_DURABILITY", "sometimes")
     with pytest.raises(ValueError, match="DICETAVERN_DURABILITY"):
-        await Store.open(tmp_path / "d.sqlite3")
+        await open_store(tmp_path / "d.sqlite3")
 
 
 # -- PostgreSQL -----------------------------------------------------------------------------------
@@ -277,7 +277,7 @@ async def postgres():
 
 @pytest.mark.postgres
 async def test_postgres_batches_are_one_transaction(postgres):
-    store = await Store.open(postgres)
+    store = await open_store(postgres)
     try:
         xmin = "INSERT INTO users (user_id) VALUES (?) RETURNING xmin::text::bigint"
         results = await asyncio.gather(*(store.write([(xmin, (u,))]) for u in range(1, 31)))
@@ -288,7 +288,7 @@ async def test_postgres_batches_are_one_transaction(postgres):
 
 @pytest.mark.postgres
 async def test_postgres_migrations_run_once_when_processes_start_together(postgres):
-    stores = await asyncio.gather(Store.open(postgres), Store.open(postgres))
+    stores = await asyncio.gather(open_store(postgres), open_store(postgres))
     try:
         assert [s.dialect for s in stores] == ["postgresql", "postgresql"]
         rows = await stores[0].fetch_all("SELECT version FROM schema_version")
@@ -307,7 +307,7 @@ async def test_postgres_fast_durability_turns_synchronous_commit_off_for_the_wri
 
     for durability in ("full", "fast"):
         monkeypatch.setenv("DICETAVERN_DURABILITY", durability)
-        store = await Store.open(postgres)
+        store = await open_store(postgres)
         try:
             await store.write([show])
         finally:
@@ -317,7 +317,7 @@ async def test_postgres_fast_durability_turns_synchronous_commit_off_for_the_wri
 
 @pytest.mark.postgres
 async def test_postgres_steps_run_off_the_loop_and_reads_do_not_wait_behind_the_writer(postgres):
-    store = await Store.open(postgres)
+    store = await open_store(postgres)
     gate = threading.Event()
     threads: list[int] = []
 
@@ -343,7 +343,7 @@ async def test_postgres_steps_run_off_the_loop_and_reads_do_not_wait_behind_the_
 
 @pytest.mark.postgres
 async def test_postgres_writer_reconnects_after_its_connection_is_dropped(postgres):
-    store = await Store.open(postgres)
+    store = await open_store(postgres)
     pids: list[int] = []
     try:
         await store.write([lambda cursor: pids.append(cursor.execute("SELECT pg_backend_pid()").fetchone()[0])])

@@ -8,7 +8,7 @@ import pytest
 
 from bot.games import IllegalMove, act
 from bot.games.dice import ScriptedDice, SeededDice
-from bot.store import Store, repo
+from bot.store import open_store, repo
 from bot.tables import Seat, TableError, TableService
 from tests.waiting import eventually
 
@@ -31,7 +31,7 @@ def db(database):
 
 
 async def open_service(db, dice, clock=None):
-    store = await Store.open(db)
+    store = await open_store(db)
     service = TableService(store, dice, clock=clock or Clock(), run_dispatcher=False)
     await service.start()
     return service
@@ -291,7 +291,7 @@ async def test_a_single_action_is_one_logged_row_with_its_dice_and_deadline_in_o
 
 
 async def test_computer_players_move_through_the_service_and_count_as_computers(db):
-    store = await Store.open(db)
+    store = await open_store(db)
     service = TableService(store, SeededDice(11), clock=Clock(), run_dispatcher=False, bot_delay=(0, 0))
     await service.start()
     await service.create(GUILD, CHANNEL, ALICE, "pig", {"target": 30})
