@@ -115,8 +115,9 @@ class WriterThread:
                 store_db: Any = importlib.import_module(name)
             except ImportError:
                 continue
-            original = getattr(store_db, "_commit_batch", None)
-            if original is not None:
+            attribute = next((a for a in ("commit_batch", "_commit_batch") if hasattr(store_db, a)), None)
+            if attribute is not None:
+                original = getattr(store_db, attribute)
                 break
         else:
             return
@@ -128,7 +129,7 @@ class WriterThread:
             finally:
                 cls.cpu += time.thread_time() - c
 
-        store_db._commit_batch = timed  # type: ignore[attr-defined]
+        setattr(store_db, attribute, timed)
         cls.available = True
 
 

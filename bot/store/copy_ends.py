@@ -147,7 +147,10 @@ class SQLiteEnd:
     async def rows(self, table: str, columns: list[str], batch: int) -> AsyncGenerator[Batch, None]:
         sql = f"SELECT {', '.join(map(_quote, columns))} FROM {_quote(table)}"
         async with self._conn.execute(sql) as cursor:
-            while rows := list(await cursor.fetchmany(batch)):
+            while True:
+                rows: list[Any] = list(await cursor.fetchmany(batch))  # tuples: this connection has no row factory
+                if not rows:
+                    return
                 yield rows
 
     async def begin_write(self) -> None:

@@ -20,7 +20,6 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.store.errors import LeaseLost
 from bot.store.sql import SQL, Cursor, Statement, Step
 
 log = logging.getLogger(__name__)
@@ -31,6 +30,7 @@ __all__ = [
     "SQL",
     "Cursor",
     "Fence",
+    "LeaseLost",
     "Statement",
     "Step",
     "Store",
@@ -66,6 +66,15 @@ def parse_target(target: str | Path) -> tuple[str, str]:
     if not text:
         raise ValueError("an empty SQLite path")
     return "sqlite", text
+
+
+class LeaseLost(Exception):
+    """This process no longer holds a shard's lease: another took it over (or it was released)."""
+
+    def __init__(self, shard: int, holder: str) -> None:
+        super().__init__(f"lost the lease on shard {shard} to {holder or 'nobody'}")
+        self.shard = shard
+        self.holder = holder
 
 
 class Fence(Protocol):

@@ -21,13 +21,10 @@ import secrets
 import socket
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.store.errors import LeaseLost
+from bot.store.db import LeaseLost, Store
 from bot.store.sql import SQL, Cursor, Statement
-
-if TYPE_CHECKING:
-    from bot.store.db import Store
 
 log = logging.getLogger(__name__)
 
