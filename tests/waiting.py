@@ -19,7 +19,7 @@ T = TypeVar("T")
 
 DEADLINE_ENV = "DICETAVERN_TEST_DEADLINE"
 DEADLINE = float(os.environ.get(DEADLINE_ENV) or 60.0)
-POLL = 0.005  # seconds between two looks at something that says nothing when it changes (a file, a row, a thread)
+POLL = 0.01  # seconds between two looks at something that says nothing when it changes (a file, a row, a thread)
 
 
 async def eventually(
@@ -38,12 +38,3 @@ async def eventually(
             raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
         await asyncio.sleep(poll)
 
-
-def wait_until(predicate: Callable[[], T], timeout: float = DEADLINE, *, what: str, poll: float = POLL) -> T:
-    """:func:`eventually` for code outside an event loop (a thread, a process)."""
-    deadline = time.monotonic() + timeout
-    while not (result := predicate()):
-        if time.monotonic() >= deadline:
-            raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(poll)
-    return result

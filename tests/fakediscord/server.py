@@ -16,7 +16,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
-from tests.waiting import DEADLINE
+from tests.waiting import DEADLINE, POLL
 
 from .commands import build_command_data
 from .gateway import GUILD_MEMBERS_INTENT, GatewayConnection, GatewaySession
@@ -420,7 +420,9 @@ class FakeDiscord:
     async def wait_for(
         self, predicate: Callable[[], T | None], timeout: float = DEADLINE, *, what: str | None = None
     ) -> T:
-        """Wait until ``predicate()`` is truthy (re-checked after every change the fake records) and return it.
+        """Wait until ``predicate()`` is truthy and return it: re-checked after every change the fake records, and
+        every ``POLL`` seconds for what the bot changes without telling the fake (a worker that ended, a row, a log
+        line), so a predicate about the bot's side returns when it holds, not at the deadline.
 
         Raises :class:`FakeTimeout` (a ``TimeoutError``) with the recent REST log after ``timeout`` seconds.
         """
@@ -436,7 +438,7 @@ class FakeDiscord:
                 raise FakeTimeout(self._timeout_message(label, timeout))
             event = self._changed
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+                await asyncio.wait_for(event.wait(), min(remaining, POLL))
 
     def _timeout_message(self, what: str, timeout: float) -> str:
         recent = "\n  ".join(repr(c) for c in self.rest_calls[-10:]) or "(none)"
