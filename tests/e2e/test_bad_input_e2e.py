@@ -11,6 +11,7 @@ from tests.e2e.conftest import World
 from tests.e2e.test_mythic_e2e import open_table as open_mythic_table
 from tests.e2e.test_mythic_e2e import select_id
 from tests.e2e.test_pig_e2e import open_pig_table
+from tests.waiting import DEADLINE
 
 # Every test here also proves that nothing was logged as an error (a traceback in the bot's log).
 pytestmark = pytest.mark.usefixtures("no_errors_logged")
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("no_errors_logged")
 async def raw_component(world: World, user: Any, message: Any, custom_id: str, **data: Any) -> Any:
     """A component interaction with exactly this custom_id and data, whether or not the message has it."""
     payload = {"custom_id": custom_id, "component_type": 2, **data}
-    record = await world.fake._component_interaction(user, message, custom_id, payload, None, 5.0)
+    record = await world.fake._component_interaction(user, message, custom_id, payload, None, DEADLINE)
     return await record.response()
 
 

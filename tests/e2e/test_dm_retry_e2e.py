@@ -9,6 +9,7 @@ from bot.games.dice import SeededDice
 from bot.render import dice_text
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeMessage
+from tests.waiting import DEADLINE
 
 RETRY = "📬 Send my dice by DM"
 
@@ -60,7 +61,7 @@ async def test_the_retry_button_says_dms_are_still_closed_then_sends_at_once_and
         me = (await world.click(world.bob, board, "me")).expect_message()
         assert RETRY not in [b.get("label") for b in me.buttons()]  # nothing to retry any more
         data = {"custom_id": button["custom_id"], "component_type": 2}  # a click that raced the reply's redraw
-        record = await world.fake._component_interaction(world.bob, me, button["custom_id"], data, None, 5.0)
+        record = await world.fake._component_interaction(world.bob, me, button["custom_id"], data, None, DEADLINE)
         reply = await record.response()
         assert reply.ephemeral and "in your DMs" in reply.text and len(world.fake.dms(world.bob)) == 2
         await next_round(bot, table)  # the next deal comes by DM again

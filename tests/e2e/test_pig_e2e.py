@@ -6,6 +6,7 @@ import asyncio
 
 from bot.games.dice import ScriptedDice
 from tests.e2e.conftest import World
+from tests.waiting import DEADLINE
 
 
 def table_message(world: World):
@@ -219,7 +220,7 @@ async def test_a_click_that_raced_an_edit_is_still_answered(world: World):
 
         async def stale_click(custom_id):
             data = {"custom_id": custom_id, "component_type": 2}
-            record = await world.fake._component_interaction(world.alice, board, custom_id, data, None, 5.0)
+            record = await world.fake._component_interaction(world.alice, board, custom_id, data, None, DEADLINE)
             return await record.response()
 
         reply = await stale_click(stale_roll)  # the second click of a double click

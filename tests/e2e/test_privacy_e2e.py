@@ -12,6 +12,7 @@ from bot.games.fair import FairDice
 from tests.e2e.conftest import World
 from tests.e2e.test_history_e2e import play_pig_to_the_end
 from tests.fakediscord import FakeMessage
+from tests.waiting import DEADLINE
 
 # Every test here also proves that nothing was logged as an error (a traceback in the bot's log).
 pytestmark = pytest.mark.usefixtures("no_errors_logged")
@@ -24,7 +25,7 @@ def button(message: FakeMessage, way: str) -> str:
 async def click(world: World, user: Any, message: FakeMessage, custom_id: str) -> Any:
     """A click on ``custom_id`` by ``user``, seen or not (an ephemeral message is its asker's only: a forged click)."""
     data = {"custom_id": custom_id, "component_type": 2}
-    record = await world.fake._component_interaction(user, message, custom_id, data, None, 5.0)
+    record = await world.fake._component_interaction(user, message, custom_id, data, None, DEADLINE)
     return await record.response()
 
 
