@@ -2,7 +2,8 @@
 
 Catalogs are data: ``bot/locales/<locale>/<namespace>.json`` files of flat ``key: template`` maps
 (templates use ``str.format`` fields). Adding a language means adding a folder; a missing key
-falls back to English. Keys are ``<namespace>.<name>``, e.g. ``error.not_your_turn``.
+falls back to English. Keys are ``<namespace>.<name>``, e.g. ``error.not_your_turn``. A game registered
+from outside bot/games may bring its own ``locales/`` folder (``GameSpec.locales``), read after the bot's.
 
 A template that depends on a number is an object of CLDR plural forms, e.g.
 ``{"one": "{count} die", "other": "{count} dice"}``; ``t(key, locale, count=n)`` picks the form with
@@ -13,12 +14,17 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from babel import Locale
+
+from bot.games.registry import added, on_change
 
 log = logging.getLogger(__name__)
 
@@ -29,23 +35,89 @@ DEFAULT = "en"
 SURFACE: ContextVar[str | None] = ContextVar("surface", default=None)
 
 
-@cache
-def catalog(locale: str) -> dict[str, str | dict[str, str]]:
-    folder = resources.files("bot") / "locales" / locale
-    merged: dict[str, str | dict[str, str]] = {}
+Text = str | dict[str, str]  # a template, or a plural entry's forms
+
+# What the catalog is read from: the bot's own folder, then the locale folder of each game registered from outside
+# bot/games (``GameSpec.locales``), then the overrides entered with ``overridden``. ``generation()`` counts changes.
+_BOT_FOLDER = "bot"
+_overrides: list[Mapping[str, Mapping[str, Text | None]]] = []
+_generation = 0
+
+
+def generation() -> int:
+    """A number that changes whenever what the catalog says may have changed: a game with its own locale folder
+    registered or removed, an ``overridden`` block entered or left. Equal generations, the same texts: a memo of
+    text made from the catalog keys on it (the renderers', the Discord components') and is never stale."""
+    return _generation
+
+
+def _changed() -> None:
+    global _generation
+    _generation += 1
+    _catalog.cache_clear()
+    _FOUND.clear()
+    _HAS.clear()
+
+
+@contextmanager
+def overridden(changes: Mapping[str, Mapping[str, Text | None]]) -> Iterator[None]:
+    """Within the block, the catalog reads as if ``changes`` (locale -> key -> template) were in its files; a key
+    mapped to None is missing in that locale, which then falls back to English. For tests: a translation that runs
+    long, one not finished yet. Blocks nest; each entry and exit is a new ``generation()``."""
+    layer = {locale: dict(texts) for locale, texts in changes.items()}
+    _overrides.append(layer)
+    _changed()
+    try:
+        yield
+    finally:
+        _overrides.remove(layer)
+        _changed()
+
+
+def _folders() -> list[Traversable]:
+    extra = [resources.files(spec.locales) / "locales" for spec in added() if spec.locales]
+    return [resources.files(_BOT_FOLDER) / "locales", *extra]
+
+
+def _read(folder: Traversable, locale: str) -> dict[str, Text]:
+    texts: dict[str, Text] = {}
+    folder = folder / locale
     if not folder.is_dir():
-        return merged
+        return texts
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".json"):
             namespace = entry.name[: -len(".json")]
             for key, text in json.loads(entry.read_text(encoding="utf-8")).items():
-                merged[f"{namespace}.{key}"] = text
+                texts[f"{namespace}.{key}"] = text
+    return texts
+
+
+@cache
+def _catalog(locale: str) -> dict[str, Text]:
+    merged: dict[str, Text] = {}
+    for folder in _folders():
+        texts = _read(folder, locale)
+        if clash := sorted(texts.keys() & merged.keys()):  # a game's folder adds texts, never replaces the bot's
+            raise ValueError(f"{folder}/{locale} repeats catalog keys: {', '.join(clash[:5])}")
+        merged.update(texts)
+    for layer in _overrides:
+        for key, text in layer.get(locale, {}).items():
+            if text is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = text
     return merged
+
+
+def catalog(locale: str) -> dict[str, Text]:
+    """Every template of ``locale`` (no English fallback), key -> template. Shared: do not change it (to see
+    other texts, a test uses ``overridden``)."""
+    return _catalog(locale)
 
 
 @cache
 def locales() -> list[str]:
-    folder = resources.files("bot") / "locales"
+    folder = resources.files(_BOT_FOLDER) / "locales"
     return sorted(e.name for e in folder.iterdir() if e.is_dir())
 
 
@@ -73,38 +145,32 @@ def normalise(locale: Any) -> str:
     return code
 
 
-# Memos of catalog lookups: t() runs a dozen times per table message. They hold what the catalog says, so they
-# are emptied when ``catalog`` is not the function they were filled from (tests replace it) or grow past MEMO_MAX
-# (keys come from code, but ``has`` is also asked about text already written, such as a menu's bid labels).
+# Memos of catalog lookups: t() runs a dozen times per table message. They hold what the catalog says, so they are
+# emptied with every new generation() and when they grow past MEMO_MAX (keys come from code, but ``has`` is also
+# asked about text already written, such as a menu's bid labels).
 MEMO_MAX = 20_000
-_memo_source: Any = None
-_FOUND: dict[tuple[str, str | None, str], tuple[str, str | dict[str, str] | None, str | None]] = {}
+_FOUND: dict[tuple[str, str | None, str], tuple[str, Text | None, str | None]] = {}
 _HAS: dict[tuple[str, str], bool] = {}
 _PLURALS: dict[tuple[str, int], str] = {}
 
 
-def _memos() -> None:
-    """Empty the memos if the catalog they were filled from was replaced, or they grew too large."""
-    global _memo_source
-    if _memo_source is not catalog or len(_FOUND) > MEMO_MAX or len(_HAS) > MEMO_MAX:
+def _bound_memos() -> None:
+    if len(_FOUND) > MEMO_MAX or len(_HAS) > MEMO_MAX:
         _FOUND.clear()
         _HAS.clear()
-        _memo_source = catalog
 
 
 def has(key: str, locale: str = DEFAULT) -> bool:
-    if _memo_source is not catalog:
-        _memos()
     code = normalise(locale)
     found = _HAS.get((code, key))
     if found is None:
-        _memos()
-        found = _HAS[(code, key)] = key in catalog(code) or key in catalog(DEFAULT)
+        _bound_memos()
+        found = _HAS[(code, key)] = key in _catalog(code) or key in _catalog(DEFAULT)
     return found
 
 
-def _template(code: str, variant: str | None, key: str) -> str | dict[str, str] | None:
-    texts = catalog(code)
+def _template(code: str, variant: str | None, key: str) -> Text | None:
+    texts = _catalog(code)
     found = texts.get(variant) if variant else None
     return texts.get(key) if found is None else found
 
@@ -135,7 +201,7 @@ def plural_form(locale: str, count: Any) -> str:
     return form
 
 
-def _find(code: str, surface: str | None, key: str) -> tuple[str, str | dict[str, str] | None, str | None]:
+def _find(code: str, surface: str | None, key: str) -> tuple[str, Text | None, str | None]:
     """(the locale found in, the template or None, the text without params) for t()."""
     variant = f"{key}@{surface}" if surface else None
     template = _template(code, variant, key)
@@ -154,8 +220,6 @@ def t(key: str, locale: Any = DEFAULT, **params: Any) -> str:
     """The text for ``key`` in ``locale`` (falling back to English), filled with ``params``.
 
     A plural entry picks its form by the ``count`` parameter."""
-    if _memo_source is not catalog:
-        _memos()
     try:
         code = _NORMALISED[locale]
     except (KeyError, TypeError):
@@ -163,7 +227,7 @@ def t(key: str, locale: Any = DEFAULT, **params: Any) -> str:
     memo = (code, SURFACE.get(), key)
     found = _FOUND.get(memo)
     if found is None:
-        _memos()
+        _bound_memos()
         found = _FOUND[memo] = _find(*memo)
     code, template, plain = found
     if template is None:
@@ -177,3 +241,6 @@ def t(key: str, locale: Any = DEFAULT, **params: Any) -> str:
         return template.format_map(params)  # a plain dict formats twice as fast as the subclass
     except KeyError:
         return template.format_map(_Params(params))  # a field without a param stays as written
+
+
+on_change(_changed)  # a game registered with its own locale folder changes the catalog

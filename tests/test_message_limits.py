@@ -346,23 +346,18 @@ async def test_help_fits_without_cutting_a_text(locale):
     assert problems == [], "\n".join(problems)
 
 
-def test_the_checks_catch_an_overflow(games, monkeypatch):
+def test_the_checks_catch_an_overflow(games):
     """With a catalog whose texts run long, the checks report each limit passed (and the rules still page)."""
     import bot.i18n
 
-    real = bot.i18n.catalog
     long = {"table.title": "T" * 300, "pig.event.hold": "{player} " + "h" * 1100, "pig.rules": "word " * 900}
-
-    def longer(locale: str) -> dict[str, Any]:
-        return {**real(locale), **long}
-
-    monkeypatch.setattr(bot.i18n, "catalog", longer)
     s, steps, chosen = next(g for g in games if g[0].game == "pig")
     n = max(n for n in range(len(steps)) if any(kind == "hold" for kind, _ in steps[n].log[-3:]))
-    problems = table_problems(table_at(s, steps[n], False), "en")
+    with bot.i18n.overridden(dict.fromkeys(bot.i18n.locales(), long)):
+        problems = table_problems(table_at(s, steps[n], False), "en")
+        pages = rules_pages("pig", {}, "en")
     assert any("table embed title: 300 characters" in p for p in problems), problems
     assert any("characters (limit 1024)" in p for p in problems), problems  # the log field, with a hold in it
-    pages = rules_pages("pig", {}, "en")
     assert len(pages) == 3 and all(len(p) <= CONTENT_LIMIT for p in pages)
 
 

@@ -4,8 +4,8 @@ exactly the one drawn from scratch, move after move, in every game and locale, o
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
@@ -16,26 +16,15 @@ from bot.games.registry import game_ids, spec
 from bot.i18n import SURFACE, locales
 from bot.render import log_lines, seat_names, table_text
 from bot.tables.model import Seat, Table
-from cogs.utils.components import table_view
-from cogs.utils.presenter import table_embed
+from cogs.utils.components import table_embed, table_view
 
 SEATS = [Seat(11, "alice"), Seat(12, "Bartholomew"), Seat(-1, "Carol", "normal"), Seat(14, "dan")]
 OPTIONS: dict[str, dict[str, Any]] = {"liar": {"mode": "lose_die"}}  # several rounds: a long log
 
 
-@contextmanager
-def cold_catalog() -> Iterator[None]:
-    """Every memo is keyed by the catalog function: a new one (same texts) makes them all miss."""
-    real = bot.i18n.catalog
-
-    def catalog(locale: str) -> dict[str, Any]:
-        return real(locale)
-
-    bot.i18n.catalog = catalog  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        bot.i18n.catalog = real  # type: ignore[assignment]
+def cold_catalog() -> AbstractContextManager[None]:
+    """Every memo is keyed by the catalog's generation: a new one (same texts) makes them all miss."""
+    return bot.i18n.overridden({})
 
 
 def copy_of(table: Table) -> Table:
@@ -152,3 +141,23 @@ def test_a_log_line_is_rendered_once_and_forgotten_when_its_event_leaves_the_log
     assert len(rendered) == 100  # each event once, as it arrived
     cached = next(iter(table.render_cache.logs.values()))
     assert len(cached) <= 8 + 4  # only lines that may still show are kept (the log holds 24 events, 8 show)
+
+
+def test_a_log_line_is_drawn_anew_when_the_catalog_changes_or_its_entry_is_another_object() -> None:
+    """The memo holds the entries it drew and knows them by identity: an equal entry that is another object (a log
+    put back), or a new generation of the catalog, draws again, with the new text."""
+    table = Table(7, 1, 107, "pig", "running", 11, {}, SEATS[:2])
+    names = seat_names(table)
+    table.add_log([("hold", {"player": 0, "banked": 5, "score": 5})])
+    (line,) = log_lines(table, names, "en")
+    with bot.i18n.overridden({"en": {"pig.event.hold": "{player} banks"}}):
+        assert log_lines(table, names, "en") == ["**alice** banks"]
+        table.log.clear()
+        table.add_log([("hold", {"player": 1, "banked": 5, "score": 5})])
+        assert log_lines(table, names, "en") == ["**Bartholomew** banks"]
+    assert log_lines(table, names, "en") == [line.replace("alice", "Bartholomew")]
+    copied = copy_of(table)
+    copied.render_cache = table.render_cache  # the same memo, a log of other (equal) objects
+    copied.log.clear()
+    copied.add_log([("hold", {"player": 0, "banked": 5, "score": 5})])
+    assert log_lines(copied, names, "en") == [line]

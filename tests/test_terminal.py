@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 import re
+from contextlib import AbstractContextManager
 from pathlib import Path
 from string import Formatter
-from typing import Any
 
 import pytest
 
@@ -396,36 +396,28 @@ def test_every_terminal_key_is_in_the_english_catalog():
     assert sorted(defined - used) == []  # and no catalog text that nothing prints
 
 
-def without_terminal_texts(monkeypatch, locale: str) -> None:
+def without_terminal_texts(locale: str) -> AbstractContextManager[None]:
     """``locale``'s catalog as if its translator had not reached the terminal's texts yet."""
-    real_catalog = bot.i18n.catalog
-
-    def partial(code: str) -> dict[str, Any]:
-        texts = real_catalog(code)
-        if code != locale:
-            return texts
-        return {k: v for k, v in texts.items() if not k.startswith(("terminal.", "simulate."))}
-
-    monkeypatch.setattr(bot.i18n, "catalog", partial)
+    texts = bot.i18n.catalog(locale)
+    return bot.i18n.overridden({locale: {k: None for k in texts if k.startswith(("terminal.", "simulate."))}})
 
 
-def test_a_catalog_without_terminal_texts_falls_back_to_english(monkeypatch):
-    without_terminal_texts(monkeypatch, "de")
-    german, english = bot.i18n.catalog("de"), catalog("en")
-    assert german and "error.not_your_turn" in german
-    assert t("error.not_your_turn", "de") != t("error.not_your_turn", "en")
-    missing = [key for key in english if key.startswith(("terminal.", "simulate.")) and key not in german]
-    assert missing
-    for key in missing:
-        texts = english[key].values() if isinstance(english[key], dict) else [english[key]]
-        params = {field: 0.5 for text in texts for _, field, _, _ in Formatter().parse(text) if field}
-        params["count"] = 2
-        assert t(key, "de", **params) == t(key, "en", **params), key
-    assert t("terminal.prompt", "de-DE", choices="1-2") == "Your move [1-2] > "
+def test_a_catalog_without_terminal_texts_falls_back_to_english():
+    with without_terminal_texts("de"):
+        german, english = bot.i18n.catalog("de"), catalog("en")
+        assert german and "error.not_your_turn" in german
+        assert t("error.not_your_turn", "de") != t("error.not_your_turn", "en")
+        missing = [key for key in english if key.startswith(("terminal.", "simulate.")) and key not in german]
+        assert missing
+        for key in missing:
+            texts = english[key].values() if isinstance(english[key], dict) else [english[key]]
+            params = {field: 0.5 for text in texts for _, field, _, _ in Formatter().parse(text) if field}
+            params["count"] = 2
+            assert t(key, "de", **params) == t(key, "en", **params), key
+        assert t("terminal.prompt", "de-DE", choices="1-2") == "Your move [1-2] > "
 
 
 async def test_the_locale_reaches_the_table_and_english_fills_the_gaps(monkeypatch):
-    without_terminal_texts(monkeypatch, "de")
     created: list[str] = []
     real_create = TableService.create
 
@@ -435,25 +427,18 @@ async def test_the_locale_reaches_the_table_and_english_fills_the_gaps(monkeypat
         return table
 
     monkeypatch.setattr(TableService, "create", create)
-    code, lines = await run("pig", Script(["quit"]), options={"target": "20"}, locale="de-DE")
-    assert code == 0 and created == ["de"]
-    assert f"{t('game.pig', 'de')}: Ann against 1 computer player (normal)." in lines  # no German text: English
-    assert lines[-1] == "You left the table; the game is not finished. Bye!"
+    with without_terminal_texts("de"):
+        code, lines = await run("pig", Script(["quit"]), options={"target": "20"}, locale="de-DE")
+        assert code == 0 and created == ["de"]
+        assert f"{t('game.pig', 'de')}: Ann against 1 computer player (normal)." in lines  # no German text: English
+        assert lines[-1] == "You left the table; the game is not finished. Bye!"
 
 
-async def test_terminal_text_comes_from_the_locales_catalog(monkeypatch):
-    real_catalog = bot.i18n.catalog
+async def test_terminal_text_comes_from_the_locales_catalog():
     german = {"terminal.prompt": "Dein Zug [{choices}] > ", "terminal.quit": "Du hast den Tisch verlassen. Tschüss!"}
-
-    def catalog_with_german(locale: str) -> dict[str, Any]:
-        texts = real_catalog(locale)
-        if locale != "de":
-            return texts
-        return {**{k: v for k, v in texts.items() if k != "terminal.menu"}, **german}  # the menu's title: untranslated
-
-    monkeypatch.setattr(bot.i18n, "catalog", catalog_with_german)
     script = Script(["quit"])
-    code, lines = await run("pig", script, options={"target": "20"}, locale="de")
+    with bot.i18n.overridden({"de": {**german, "terminal.menu": None}}):  # the menu's title: untranslated
+        code, lines = await run("pig", script, options={"target": "20"}, locale="de")
     assert code == 0
     assert script.prompts == ["Dein Zug [1] > "]
     assert lines[-1] == "Du hast den Tisch verlassen. Tschüss!"

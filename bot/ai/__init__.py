@@ -35,13 +35,10 @@ from typing import Any
 from bot.ai import reference
 from bot.ai.common import LEVELS, legal_actions, normalise_level
 from bot.games.base import Action
-from bot.games.registry import specs
+from bot.games.registry import spec, specs
 
 log = logging.getLogger(__name__)
 
-#: game id -> the module with its ``choose(view, level, rng, legal)`` (made by
-#: :func:`bot.ai.common.make_choose`), as the game's spec names it; imported on first use.
-PLAYER_MODULES = {spec.id: spec.player for spec in specs()}
 
 #: Friendly names for computer seats, by level (a tavern's regulars).
 DEFAULT_NAMES: dict[str, tuple[str, ...]] = {
@@ -60,10 +57,20 @@ def bot_name(level: str, index: int = 0) -> str:
 
 
 def player_module(game: str) -> Any:
+    """The module with ``game``'s ``choose(view, level, rng, legal)`` (made by :func:`bot.ai.common.make_choose`)
+    and, optionally, its ``prepare(options, levels)``, as the game's spec names it; imported on first use."""
     try:
-        return import_module(PLAYER_MODULES[game])
+        name = spec(game).player
     except KeyError:
         raise KeyError(f"no computer player for game {game!r}") from None
+    return import_module(name)
+
+
+def __getattr__(name: str) -> Any:
+    # Derived from the registry when asked, so a game registered later is in it.
+    if name == "PLAYER_MODULES":  # game id -> its player's module
+        return {s.id: s.player for s in specs()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def choose(

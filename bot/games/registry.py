@@ -5,9 +5,14 @@ A game's engine module (``bot/games/<module>.py``) declares ``SPEC = GameSpec(EN
 ``ENGINE``; the registry finds it by scanning this package, so adding a game edits no list here. What the
 engine class already declares (its id ``name``, ``Options``, player counts, ``scores_are_points``,
 ``neutral_results``, ``open_information``) is read from it, not repeated. The spec adds what only the layers
-above need, by dotted module path so this layer imports none of them: the renderer, the computer player and
-the cog (each defaults to the convention below), the unit a game's length is counted in, and its place in
-lists. The upper layers look themselves up here (``bot.render.game_module``, ``bot.ai.player_module``).
+above need, by dotted module path so this layer imports none of them: the renderer, the computer player, its
+reference players and the cog (each defaults to the convention below), the unit a game's length is counted in,
+and its place in lists. The upper layers look themselves up here (``bot.render.game_module``,
+``bot.ai.player_module``, ``bot.ai.reference.module``).
+
+A game kept outside this package (a plugin; the sixth-game test's package) is added with ``register(SPEC)``
+and removed with ``unregister``; its ``GameSpec.locales`` names the package whose ``locales/`` folder holds its
+texts.
 
 Names: ``id`` (``liar``) is the command group, the catalog prefix (``bot/locales/<lang>/liar.json``), the
 stored ``table.game`` and the CLI's name; the engine module may be named otherwise (``liars_dice``); the name
@@ -42,10 +47,19 @@ class GameSpec:
     starts_unit: Callable[[Event], bool]  # the public event that starts one unit of length
     renderer: str = ""  # dotted path; default ``bot.render.<id>``
     player: str = ""  # the computer player's module; default ``bot.ai.<id>_player``
+    reference: str = ""  # its reference players' module (benchmarks' yardstick); default ``bot.ai.reference.<id>``
     cog: str = ""  # the Discord cog's module; default ``cogs.<id>``
+    # A package with a ``locales/<lang>/*.json`` folder of the game's texts, read after bot/locales (a game kept
+    # outside bot/, registered with ``register``); empty: its texts are in bot/locales.
+    locales: str = ""
 
     def __post_init__(self) -> None:
-        defaults = {"renderer": f"bot.render.{self.id}", "player": f"bot.ai.{self.id}_player", "cog": f"cogs.{self.id}"}
+        defaults = {
+            "renderer": f"bot.render.{self.id}",
+            "player": f"bot.ai.{self.id}_player",
+            "reference": f"bot.ai.reference.{self.id}",
+            "cog": f"cogs.{self.id}",
+        }
         for name, default in defaults.items():
             if not getattr(self, name):
                 object.__setattr__(self, name, default)
@@ -93,9 +107,9 @@ class GameSpec:
 
 
 @cache
-def _registry() -> dict[str, GameSpec]:
-    """Every ``SPEC`` in this package, in ``order``. A module that fails to import is logged and left out, so
-    one game's bug cannot take the others down (the registry test lists the games that must be there)."""
+def _scanned() -> tuple[GameSpec, ...]:
+    """Every ``SPEC`` in this package. A module that fails to import is logged and left out, so one game's bug
+    cannot take the others down (the registry test lists the games that must be there)."""
     import bot.games as package
 
     found: list[GameSpec] = []
@@ -110,8 +124,53 @@ def _registry() -> dict[str, GameSpec]:
         spec = getattr(module, "SPEC", None)
         if isinstance(spec, GameSpec):
             found.append(spec)
-    found.sort(key=lambda s: (s.order, s.id))
+    return tuple(found)
+
+
+_added: dict[str, GameSpec] = {}  # games registered from outside this package, by id
+_watchers: list[Callable[[], None]] = []
+
+
+@cache
+def _registry() -> dict[str, GameSpec]:
+    """Every game, in ``order``: this package's, and those added with ``register``."""
+    found = sorted([*_scanned(), *_added.values()], key=lambda s: (s.order, s.id))
     return {spec.id: spec for spec in found}
+
+
+def register(spec: GameSpec) -> None:
+    """Add a game whose engine module lives outside this package (a plugin, a test's package); undone by
+    ``unregister``. Every list of games derived on demand (``specs``, the command choices built after this,
+    the catalog when ``spec.locales`` names a folder) then has it. ValueError for an id already taken."""
+    if spec.id in _registry():
+        raise ValueError(f"a game {spec.id!r} is already registered")
+    _added[spec.id] = spec
+    _changed()
+
+
+def unregister(game: str) -> None:
+    """Remove a game ``register`` added (the games of this package stay). KeyError if it added none of that id."""
+    if game not in _added:
+        raise KeyError(f"no game {game!r} was registered from outside bot.games")
+    del _added[game]
+    _changed()
+
+
+def added() -> list[GameSpec]:
+    """The games ``register`` added (no scan of this package: the catalog asks this when it loads)."""
+    return list(_added.values())
+
+
+def on_change(callback: Callable[[], None]) -> None:
+    """Call ``callback`` after every ``register`` / ``unregister`` (the catalog and the renderers' memo of
+    modules listen, so nothing above keeps a stale game)."""
+    _watchers.append(callback)
+
+
+def _changed() -> None:
+    _registry.cache_clear()
+    for callback in _watchers:
+        callback()
 
 
 def specs() -> list[GameSpec]:

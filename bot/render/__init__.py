@@ -11,7 +11,7 @@ from typing import Any
 import bot.i18n as i18n
 from bot.games import Event, IllegalMove, InvalidOptions
 from bot.games.parsing import QUOTE_LIMIT, clip, quote
-from bot.games.registry import spec
+from bot.games.registry import on_change, spec
 from bot.i18n import SURFACE, has, t
 from bot.tables.model import Table, TableError
 
@@ -198,6 +198,7 @@ def fair_lines(table: Table, locale: str) -> list[str]:
 
 
 _MODULES: dict[str, Any] = {}  # game id -> its render module (import_module costs ~2 µs, asked per log line)
+on_change(_MODULES.clear)  # a game registered or removed: look the modules up again
 
 
 def game_module(game: str) -> Any:
@@ -240,7 +241,7 @@ def controls(table: Table) -> list[Control | Menu]:
         return []
     cache = _state_cache(table)
     # Controls name catalog keys, but a menu's options may be text already written (a bid), hence the key.
-    key = (SURFACE.get(), i18n.catalog, game_module(table.game))
+    key = (SURFACE.get(), i18n.generation(), game_module(table.game))
     if cache.controls is None or cache.controls[0] != key:
         cache.controls = (key, tuple(game_module(table.game).controls(_public_view(table, cache))))
         _release_view(cache)
@@ -253,9 +254,9 @@ def controls(table: Table) -> list[Control | Menu]:
 # title and the footer stay. So each log line is rendered once (per locale), when its event is first shown, and
 # the state's public view once for both the body and the controls. The body is drawn anew for every state (a
 # state is drawn about once: keeping its body would cost memory on every idle table for little). Keys hold
-# everything the text is made from besides the table itself (locale, surface, seat names, the catalog function
-# and the render module, which tests replace), and a cached state or log entry is recognised by identity, with a
-# reference kept so its id cannot be reused.
+# everything the text is made from besides the table itself (locale, surface, seat names, the catalog's
+# generation and the render module), and a cached state or log entry is recognised by identity: the cache keeps
+# the object itself and compares it with ``is`` (never a bare ``id()``, which a freed object's successor reuses).
 
 
 class RenderCache:
@@ -270,7 +271,8 @@ class RenderCache:
         self.drawn = False  # its body was made
         self.controls: tuple[tuple[Any, ...], tuple[Control | Menu, ...]] | None = None  # (key, controls)
         self.head: tuple[tuple[Any, ...], str, str] | None = None  # (key, title, footer)
-        self.logs: dict[tuple[Any, ...], dict[int, tuple[object, str | None]]] = {}  # key -> id(entry) -> line
+        # key -> the log's newest entries as last drawn, oldest first, each with its line (None: no text)
+        self.logs: dict[tuple[Any, ...], list[tuple[object, str | None]]] = {}
 
 
 KEYS_KEPT = 4  # locales (or surfaces, or seat lists) whose log lines a table keeps: its own plus a few viewers'
@@ -306,7 +308,7 @@ def _release_view(cache: RenderCache) -> None:
 
 
 def _text_key(table: Table, names: list[str], locale: str) -> tuple[Any, ...]:
-    return (locale, SURFACE.get(), i18n.catalog, game_module(table.game), tuple(names))
+    return (locale, SURFACE.get(), i18n.generation(), game_module(table.game), tuple(names))
 
 
 def _body(table: Table, names: list[str], locale: str) -> list[str]:
@@ -319,7 +321,7 @@ def _body(table: Table, names: list[str], locale: str) -> list[str]:
 
 def _head(table: Table, locale: str) -> tuple[str, str]:
     cache = _cache(table)
-    key = (locale, SURFACE.get(), i18n.catalog, table.game, table.status, table.id)
+    key = (locale, SURFACE.get(), i18n.generation(), table.game, table.status, table.id)
     if cache.head is None or cache.head[0] != key:
         game = t(f"game.{table.game}", locale)
         title = t("table.title", locale, game=game, status=t(f"status.{table.status}", locale))
@@ -328,30 +330,40 @@ def _head(table: Table, locale: str) -> tuple[str, str]:
 
 
 def log_lines(table: Table, names: list[str], locale: str) -> list[str]:
-    """The table log's lines (at most LOG_LINES, newest last), each event rendered once per locale."""
+    """The table log's lines (at most LOG_LINES, newest last), each event rendered once per locale.
+
+    The log only grows at its end, so the entries drawn last time are the ones just before the new ones: walking
+    the log newest first, the new entries are rendered until the newest drawn entry is met (by identity), then
+    the older ones line up with the memo one by one. Only the entries walked are kept (older ones never show again).
+    """
     key = _text_key(table, names, locale)
     logs = _cache(table).logs
-    lines = logs.get(key)
-    if lines is None:
+    memo = logs.get(key)
+    if memo is None:
         if len(logs) >= KEYS_KEPT:
             logs.clear()
-        lines = logs[key] = {}
+        memo = []
+    newest = memo[-1][0] if memo else None
+    at = -1  # the memo's entry the next log entry should be: none until the newest drawn one is met
+    walked: list[tuple[object, str | None]] = []
     shown: list[str] = []
-    seen = 0
     for entry in reversed(table.log):  # newest first: only the last LOG_LINES lines with text are shown
-        seen += 1
-        hit = lines.get(id(entry))
-        if hit is None or hit[0] is not entry:
+        if at < 0 and entry is newest:
+            at = len(memo) - 1
+        if at >= 0 and memo[at][0] is entry:
+            hit = memo[at]
+            at -= 1
+        else:
+            at = -1  # not (or no longer) in line with the memo: drawn anew
             kind, data = entry
-            hit = lines[id(entry)] = (entry, event_text(table.game, kind, data, names, locale))
+            hit = (entry, event_text(table.game, kind, data, names, locale))
+        walked.append(hit)
         if hit[1]:
             shown.append(hit[1])
             if len(shown) == LOG_LINES:
                 break
-    if len(lines) > seen + 4:
-        # Events behind the shown lines can never show again (the log only grows at its end): forget their lines.
-        kept = [id(entry) for entry, _ in zip(reversed(table.log), range(seen), strict=False)]
-        logs[key] = {k: lines[k] for k in kept}
+    walked.reverse()
+    logs[key] = walked
     shown.reverse()
     return shown
 

@@ -19,19 +19,19 @@ MENU_SIZE = 25  # Discord's limit of options per select
 LOW_FACES = (1, 2, 3)
 
 # Every raise in play is drawn as text twice per move (the smallest in the body, up to 50 in the menus) from a
-# few hundred possible bids: memos keyed by what the text is made of, the surface and the catalog function
-# included (tests replace it). A bid list and its menus weigh a few KB: those keep the most recent MEMO_LISTS.
+# few hundred possible bids: memos keyed by what the text is made of, the surface and the catalog's generation
+# included (``i18n.generation``). A bid list and its menus weigh a few KB: those keep the most recent MEMO_LISTS.
 MEMO = 4096
 MEMO_LISTS = 256
 
 
 def bid_text(quantity: int, face: int, locale: str = DEFAULT, key: str = "liar.bid") -> str:
     """``**3 × ⚃** (fours)``; ``key="liar.bid_label"`` gives the plain form for select options."""
-    return _bid_text(quantity, face, locale, key, SURFACE.get(), i18n.catalog)
+    return _bid_text(quantity, face, locale, key, SURFACE.get(), i18n.generation())
 
 
 @lru_cache(maxsize=MEMO)
-def _bid_text(quantity: int, face: int, locale: str, key: str, surface: str | None, source: Any) -> str:
+def _bid_text(quantity: int, face: int, locale: str, key: str, surface: str | None, generation: int) -> str:
     name = t(f"liar.face_{'one' if quantity == 1 else 'many'}.{face}", locale)
     return t(key, locale, quantity=quantity, die=DIE_FACES[face - 1], name=name)
 
@@ -109,12 +109,13 @@ def controls(view: LiarView) -> list[Control | Menu]:
     if view.get("over") or view.get("current") is None:
         return []
     public = tuple(view["public"])
-    return list(_controls(public, bool(view["bid"]), bool(view["options"]["wild_ones"]), SURFACE.get(), i18n.catalog))
+    wild_ones = bool(view["options"]["wild_ones"])
+    return list(_controls(public, bool(view["bid"]), wild_ones, SURFACE.get(), i18n.generation()))
 
 
 @lru_cache(maxsize=MEMO_LISTS)
 def _controls(
-    public: tuple[str, ...], has_bid: bool, wild_ones: bool, surface: str | None, source: Any
+    public: tuple[str, ...], has_bid: bool, wild_ones: bool, surface: str | None, generation: int
 ) -> tuple[Control | Menu, ...]:
     bids = list(_parsed(public))
     out: list[Control | Menu] = []

@@ -10,10 +10,11 @@ from bot.ai.reference import liar as ref_liar
 from bot.ai.reference import mia as ref_mia
 from bot.ai.reference import mythic as ref_mythic
 from bot.games.base import Action
+from bot.games.registry import game_ids
 from bot.simulate import check_level, known_levels, parse_levels, run_simulation
 from tests.ai.test_players import CONFIGS, play_checked
 
-GAMES = ("pig", "mia", "mex", "liar", "mythic")
+GAMES = game_ids()  # every registered game has reference players (GameSpec.reference)
 GAMES_PER_CONFIG = {"pig": 3, "mia": 6, "mex": 4, "liar": 12, "mythic": 2}
 
 

@@ -4,7 +4,8 @@ They are benchmarks, not table opponents: reachable as the level ``ref:<kind>`` 
 :func:`bot.ai.choose` / :func:`bot.ai.decide` and ``dicetavern simulate --players hard,ref:sensible``,
 but never offered on Discord or in the terminal (``bot.ai.LEVELS`` stays easy / normal / hard).
 
-Each game's module here has ``choose(view, kind, rng, legal) -> Action`` and ``KINDS``; like every
+Each game's module (``GameSpec.reference``: ``bot.ai.reference.<id>`` by convention) has
+``choose(view, kind, rng, legal) -> Action`` and ``KINDS`` (``sensible`` first); like every
 player it decides from its seat's view alone and draws randomness only from ``rng``. docs/AI.md
 describes each one.
 
@@ -20,11 +21,16 @@ from importlib import import_module
 from typing import Any
 
 from bot.games.base import Action
+from bot.games.registry import game_ids, spec, specs
 
 PREFIX = "ref:"
 
-#: game id -> module name under bot.ai.reference (the game ids of bot.games.registry)
-MODULES = {"pig": "pig", "mia": "mia", "mex": "mex", "liar": "liar", "mythic": "mythic"}
+
+def __getattr__(name: str) -> Any:
+    # Derived from the registry when asked, so a game registered later is in it.
+    if name == "MODULES":  # game id -> its reference players' module
+        return {s.id: s.reference for s in specs()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def is_reference(level: str) -> bool:
@@ -32,10 +38,12 @@ def is_reference(level: str) -> bool:
 
 
 def module(game: str) -> Any:
+    """``game``'s reference players, as its spec names them (``bot.ai.reference.<id>`` by convention)."""
     try:
-        return import_module(f"{__name__}.{MODULES[game]}")
+        name = spec(game).reference
     except KeyError:
         raise KeyError(f"no reference player for game {game!r}") from None
+    return import_module(name)
 
 
 def kinds(game: str) -> tuple[str, ...]:
@@ -49,7 +57,7 @@ def normalise(game: str | None, level: str) -> str:
     if not name.startswith(PREFIX):
         raise ValueError(f"not a reference level: {level!r}")
     kind = name[len(PREFIX) :].strip()
-    known = kinds(game) if game is not None else tuple(sorted({k for g in MODULES for k in kinds(g)}))
+    known = kinds(game) if game is not None else tuple(sorted({k for g in game_ids() for k in kinds(g)}))
     if kind not in known:
         raise ValueError(f"unknown reference player {level!r}; expected ref: and one of {', '.join(known)}")
     return PREFIX + kind
