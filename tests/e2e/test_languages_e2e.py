@@ -210,20 +210,18 @@ async def test_a_dm_follows_the_last_discord_locale_seen(world: World):
     world.fake.assert_no_problems()
 
 
-async def test_rules_longer_than_a_message_come_in_pages(world: World, monkeypatch):
+async def test_rules_longer_than_a_message_come_in_pages(world: World):
     """A translation's rules may run past Discord's 2,000 characters: they are sent whole, in pages."""
-    real = bot.i18n.catalog
     longer = {"pig.rules": "\n".join(f"{n}. " + "Ein langer Absatz über das Würfeln. " * 20 for n in range(1, 6))}
-    monkeypatch.setattr(
-        bot.i18n, "catalog", lambda locale: {**real(locale), **longer} if locale == "de" else real(locale)
-    )
-    expected = rules_pages("pig", {}, "de")
-    assert len(expected) == 3 and expected[-1].endswith(t("rules.timeout", "de", action=t("pig.timeout_default", "de")))
-    async with world.bot():
-        record = await world.fake.slash(world.alice, world.channel, "pig", "rules", locale="de")
-        reply = await record.response()
-        await record.wait_followups(len(expected) - 1)
-        texts = [reply.content, *(m.content for m in reply.followups)]
-        assert texts == expected and all(m.ephemeral for m in [reply.expect_message(), *reply.followups])
-        assert all(len(text) <= 2000 for text in texts)
+    with bot.i18n.overridden({"de": longer}):
+        expected = rules_pages("pig", {}, "de")
+        timeout = t("rules.timeout", "de", action=t("pig.timeout_default", "de"))
+        assert len(expected) == 3 and expected[-1].endswith(timeout)
+        async with world.bot():
+            record = await world.fake.slash(world.alice, world.channel, "pig", "rules", locale="de")
+            reply = await record.response()
+            await record.wait_followups(len(expected) - 1)
+            texts = [reply.content, *(m.content for m in reply.followups)]
+            assert texts == expected and all(m.ephemeral for m in [reply.expect_message(), *reply.followups])
+            assert all(len(text) <= 2000 for text in texts)
     world.fake.assert_no_problems()
