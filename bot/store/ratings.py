@@ -55,6 +55,20 @@ _FINISHED = SQL(
 )
 
 
+def _books(players: int) -> str:
+    """The server's current season (0 before its first) beside each of ``players`` players' ratings on two boards in
+    it: ``(season, game, user_id, mu, ...)``, one row with NULLs after the season when none has a rating. Parameters:
+    the guild, the two boards, the players."""
+    columns = ", ".join(f"r.{name.strip()}" for name in _COLUMNS.split(","))
+    marks = ", ".join(f"?{4 + i}" for i in range(players))
+    return (
+        f"SELECT s.season, r.game, r.user_id, {columns} FROM"
+        " (SELECT COALESCE(MAX(number), 0) AS season FROM seasons WHERE guild_id = ?1) s"
+        f" LEFT JOIN ratings r ON r.guild_id = ?1 AND r.season = s.season AND r.game IN (?2, ?3)"
+        f" AND r.user_id IN ({marks})"
+    )
+
+
 def _standing(row: Sequence[Any]) -> Standing:
     mu, sigma, games, wins, neutral, streak, best_streak, best_score = row
     return Standing(mu, sigma, games, wins, neutral, streak, best_streak, best_score)
@@ -83,18 +97,17 @@ def record(game_id: int, guild_id: int, game: str, finishes: Sequence[Finish], a
     def step(cursor: Cursor) -> None:
         if len(finishes) < 2:
             return
-        season = current_season(cursor, guild_id)
         players = sorted({f.player for f in finishes})
-        marks = ",".join("?" * len(players))
+        # One read for the season and both boards (each statement is a hop to the store's connection).
+        found = cursor.execute(_books(len(players)), (guild_id, game, ALL, *players)).fetchall()
+        season = int(found[0][0])  # the season's row is there even when no player has a rating yet
+        books: dict[str, dict[int, Standing]] = {game: {}, ALL: {}}
+        for row in found:
+            if row[1] is not None:
+                books[row[1]][row[2]] = _standing(row[3:])
         ratings, history = [], []
         for board in (game, ALL):
-            found = cursor.execute(
-                f"SELECT user_id, {_COLUMNS} FROM ratings WHERE guild_id = ? AND season = ? AND game = ?"
-                f" AND user_id IN ({marks})",
-                (guild_id, season, board, *players),
-            ).fetchall()
-            book = {row[0]: _standing(row[1:]) for row in found}
-            for player, standing in settle(book, finishes).items():
+            for player, standing in settle(books[board], finishes).items():
                 rating, line = _rows((guild_id, season, board, player), standing, game_id, at)
                 ratings.append(rating)
                 if line is not None:

@@ -5,7 +5,8 @@ A batch is one function (``commit_batch``) on the store's own worker thread (``D
 loop awaits one future per batch and no hop waits behind a thousand tables' turns. Consecutive statements with the
 same text and no rows wanted (a thousand tables' ``INSERT INTO actions``) run as one ``executemany``. A statement
 run on its own answers its lastrowid, a RETURNING one its first column. A ``Step`` runs inline on that thread,
-inside the transaction, with a cursor that makes the same calls. Reads go to the connection from the bot's loop.
+inside the transaction, with a cursor that makes the same calls. A read is queued on that thread too, so it never
+runs inside a batch's transaction.
 
 Durability: WAL always; ``full`` (the default) runs ``synchronous=FULL``: the WAL is fsynced at every commit, so
 once a write is answered it survives a power loss or an OS crash; a group-commit batch costs one fsync, paid
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 SYNCHRONOUS = {"full": "FULL", "fast": "NORMAL"}  # durability setting -> SQLite's synchronous pragma
+Run = Callable[[Coroutine[Any, Any, Any]], Any]  # runs one aiosqlite call to its end, from the batch's thread
 
 
 def _text(sql: str | SQL) -> str:
@@ -101,31 +103,46 @@ class Driver:
 
 
 class StepCursor:
-    """A ``Step``'s cursor on SQLite: each call runs on the batch's aiosqlite cursor, from the batch's thread."""
+    """A ``Step``'s cursor on SQLite, used from the batch's thread: a query's rows come back with it (one hop to the
+    connection's thread, as PostgreSQL's cursor does); other statements run on the batch's cursor."""
 
     dialect = "sqlite"
 
-    def __init__(self, cursor: aiosqlite.Cursor, run: Callable[[Coroutine[Any, Any, Any]], Any]) -> None:
+    def __init__(self, conn: aiosqlite.Connection, cursor: aiosqlite.Cursor, run: Run) -> None:
+        self._conn = conn
         self._cursor = cursor
         self._run = run
-
-    @property
-    def rowcount(self) -> int:
-        return self._cursor.rowcount
+        self._rows: list[Any] = []
+        self._at = 0
+        self.rowcount = -1
 
     def execute(self, sql: str | SQL, parameters: Sequence[Any] = (), /) -> StepCursor:
-        self._run(self._cursor.execute(_text(sql), parameters))
+        text = _text(sql)
+        if returns_rows(text):
+            self._rows = list(self._run(self._conn.execute_fetchall(text, parameters)))
+            self.rowcount = -1  # as sqlite3's for a query
+        else:
+            self._rows = []
+            self._run(self._cursor.execute(text, parameters))
+            self.rowcount = self._cursor.rowcount
+        self._at = 0
         return self
 
     def executemany(self, sql: str | SQL, seq_of_parameters: Iterable[Sequence[Any]], /) -> StepCursor:
+        self._rows, self._at = [], 0
         self._run(self._cursor.executemany(_text(sql), [tuple(p) for p in seq_of_parameters]))
+        self.rowcount = self._cursor.rowcount
         return self
 
     def fetchone(self) -> Any:
-        return self._run(self._cursor.fetchone())
+        if self._at >= len(self._rows):
+            return None
+        self._at += 1
+        return self._rows[self._at - 1]
 
     def fetchall(self) -> list[Any]:
-        return list(self._run(self._cursor.fetchall()))
+        rows, self._at = self._rows[self._at :], len(self._rows)
+        return rows
 
 
 class SQLiteStore(Store):
@@ -170,20 +187,17 @@ class SQLiteStore(Store):
 
     # -- reads ----------------------------------------------------------------------------------
 
+    # A read is queued on the batch's thread, behind any batch: it never runs inside a batch's open transaction (so
+    # it never sees writes that are not yet committed, or that a failed batch rolls back).
+
     async def fetch_all(self, sql: str | SQL, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        # execute_fetchall: the cursor is made and freed on the connection's thread, and holds no snapshot open
-        return list(await self.connection().execute_fetchall(_text(sql), params))
+        return await self._driver.call(fetch, self.connection(), self._driver.run, _text(sql), params)
 
     async def fetch_one(self, sql: str | SQL, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        rows = await self.connection().execute_fetchall(_text(sql), params)
-        return next(iter(rows), None)
-
+        return next(iter(await self.fetch_all(sql, params)), None)
 
 
 # -- run on the driver's thread ---------------------------------------------------------------
-
-Run = Callable[[Coroutine[Any, Any, Any]], Any]
-
 
 def commit_batch(
     conn: aiosqlite.Connection, run: Run, batch: list[Write], fence: Fence | None
@@ -211,15 +225,14 @@ def commit_batch(
         run(cursor.execute("BEGIN IMMEDIATE"))
         try:
             if fence is not None:
-                run(cursor.execute(_text(fence.check_sql), fence.check_params))
-                lost = fence.verify(list(run(cursor.fetchall())))
+                lost = fence.verify(list(run(conn.execute_fetchall(_text(fence.check_sql), fence.check_params))))
                 if lost is not None:
                     raise lost
             for i, statements in enumerate(batch):
                 for j, statement in enumerate(statements):
                     if callable(statement):
                         flush()
-                        statement(StepCursor(cursor, run))
+                        statement(StepCursor(conn, cursor, run))
                         continue
                     sql, params = statement
                     text = _text(sql)
@@ -228,8 +241,7 @@ def commit_batch(
                         continue
                     flush()
                     if returns_rows(text):  # RETURNING: its first column (and the statement run to its end)
-                        run(cursor.execute(text, params))
-                        rows = list(run(cursor.fetchall()))
+                        rows = list(run(conn.execute_fetchall(text, params)))
                         results[i][j] = rows[0][0] if rows else None
                     else:
                         run_text, run_slot = text, (i, j)
@@ -242,6 +254,11 @@ def commit_batch(
     finally:
         run(cursor.close())  # on the connection's thread (CPython issue 118172)
     return results
+
+
+def fetch(conn: aiosqlite.Connection, run: Run, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+    # execute_fetchall: the cursor is made and freed on the connection's thread, and holds no snapshot open
+    return list(run(conn.execute_fetchall(sql, params)))
 
 
 def _script(conn: aiosqlite.Connection, run: Run, sql: str) -> None:
@@ -262,7 +279,7 @@ def _migrate(conn: aiosqlite.Connection, run: Run) -> None:
         _script(conn, run, f"BEGIN;\n{sql}")  # the transaction stays open for the Python step
         cursor = run(conn.cursor())
         try:
-            step(StepCursor(cursor, run))
+            step(StepCursor(conn, cursor, run))
             run(cursor.execute(f"PRAGMA user_version={number}"))
             run(cursor.execute("COMMIT"))
         except BaseException:
