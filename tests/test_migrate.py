@@ -31,6 +31,7 @@ from tests.databases import postgres_schema
 GUILD, FINISHED, RUNNING = 51, 500, 501
 ALICE, BOB, CAROL = Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")
 TABLES = ["games", "actions", "deadlines", "results", "guild_settings", "users", "reminders", "seasons", "ratings"]
+TABLES += ["data_upgrades"]  # bot.tables.upgrade's record of the older rows' conversion
 
 
 class Clock:

@@ -14,7 +14,8 @@ from bot.games.dice import SeededDice
 from bot.games.parsing import MAX_INT, QUOTE_LIMIT, parse_int, quote
 from bot.i18n import has
 from bot.render import error_text
-from bot.tables import TableError, TableService
+from bot.tables import TableError
+from bot.tables.settings import validate_options
 from cogs.settings import parse_options
 from cogs.utils.components import parse_table_control
 
@@ -163,7 +164,7 @@ def test_any_option_text_is_accepted_or_refused_with_a_short_catalog_error(game,
     engine = get_engine(game)
     name = data.draw(st.sampled_from(option_names(game)))
     try:
-        options = TableService._validate_options(engine, {name: text})
+        options = validate_options(engine, {name: text})
     except TableError as error:
         assert error.code == "bad_option" and refusal_known(error)
         assert len(error_text(error, "en", game)) <= REFUSAL_BOUND
@@ -177,7 +178,7 @@ def test_a_target_of_2500_nines_is_refused_quoting_a_short_prefix():
         with pytest.raises(InvalidOptions):
             get_engine("pig").options({"target": nines})
         with pytest.raises(TableError) as e:
-            TableService._validate_options(get_engine("pig"), {"target": nines})
+            validate_options(get_engine("pig"), {"target": nines})
         text = error_text(e.value, "en", "pig")
         assert "target" in text and "9" * (QUOTE_LIMIT + 1) not in text and len(text) < 200
 

@@ -6,13 +6,10 @@ import asyncio
 import logging
 import random
 import secrets
-from typing import TYPE_CHECKING
 
 from bot.games import IllegalMove
 from bot.tables.model import Table, TableError
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
+from bot.tables.port import TablePort
 
 log = logging.getLogger(__name__)
 
@@ -20,8 +17,8 @@ log = logging.getLogger(__name__)
 class Computers:
     """One task per computer player whose turn it is. ``enabled`` False: the caller moves them (terminal play)."""
 
-    def __init__(self, service: TableService, delay: tuple[float, float], enabled: bool) -> None:
-        self.service = service
+    def __init__(self, tables: TablePort, delay: tuple[float, float], enabled: bool) -> None:
+        self.tables = tables
         self.delay = delay  # (shortest, longest) pause in seconds before a move
         self.enabled = enabled
         self._rng = random.Random(secrets.randbits(64))
@@ -39,17 +36,14 @@ class Computers:
 
     @staticmethod
     def warm(table: Table) -> None:
-        """Start what a computer player needs before it moves, without waiting for it: Pig's hard player
-        solves a variant with no table yet in a worker thread (it plays its fallback until the table is
-        ready). Cheap when there is nothing to do; the lobby may call it as soon as the options are set."""
-        if table.game != "pig" or not any(s.is_bot and s.level in ("hard", "expert") for s in table.seats):
-            return
-        try:
-            from bot.ai.pig_player import solve_in_background
+        """Start what the table's computer players need before they move, without waiting for it (``bot.ai.prepare``:
+        each game's player module says what, e.g. a table to solve). Cheap when there is nothing to do; the lobby
+        may call it as soon as the options are set."""
+        levels = [seat.level for seat in table.seats if seat.level is not None]
+        if levels:
+            from bot import ai  # computer players are optional at import time: numpy-free, but not tiny
 
-            solve_in_background(table.options)
-        except Exception:  # a computer's preparation must never stop a table
-            log.exception("could not start the Pig table solve for table %s", table.id)
+            ai.prepare(table.game, table.options, levels)
 
     async def stop(self) -> None:
         for task in list(self._tasks.values()):
@@ -71,7 +65,7 @@ class Computers:
             level = table.seats[seat].level or "normal"
             action = await asyncio.to_thread(ai.choose, table.game, view, level, self._rng, legal)
             self._tasks.pop(key, None)  # act() may schedule this seat's next move
-            await self.service.act(table.channel_id, table.seats[seat].id, action)
+            await self.tables.act(table.channel_id, table.seats[seat].id, action)
         except (TableError, IllegalMove):
             log.info("computer player %s at table %s was overtaken; retrying", seat, table.id)
             self._tasks.pop(key, None)

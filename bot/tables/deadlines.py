@@ -3,7 +3,8 @@
 Each open table has one deadline in the database; here it sits in a heap that one dispatcher task fires (or the
 caller fires through ``run_due()`` when there is no dispatcher). A due turn gives everyone still to act the game's
 timeout action; ``MAX_TIMEOUTS`` in a row forfeit the seat. A due lobby closes. Half of each turn's time is a
-second heap: the people still to act then get a reminder from the presenter.
+second heap: the people still to act then get a reminder from the presenter. What a due deadline does to a table
+goes through the service's port (``bot.tables.port.TablePort``: ``expire``, ``close``).
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from __future__ import annotations
 import asyncio
 import heapq
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
 from bot.games import Event
-from bot.tables.model import Table
-
-if TYPE_CHECKING:
-    from bot.tables.service import TableService
+from bot.games.logged import TIMEOUT
+from bot.tables.model import Entry, Table
+from bot.tables.port import TablePort
 
 log = logging.getLogger(__name__)
 
@@ -31,11 +32,32 @@ def forfeit_events(events: list[Event], why: str) -> list[Event]:
     return [Event(e.kind, {**e.data, **extra}, e.to) for e in events]
 
 
-class Deadlines:
-    """The table service's timers. ``service`` supplies the tables, the clock and the commit of what expires."""
+def timed_out(table: Table, draw: Callable[..., tuple[Any, str | None]]) -> tuple[Any, list[Event], list[Entry]]:
+    """Every seat still to act times out (the game's timeout action); the ``MAX_TIMEOUTS``-th in a row forfeits the
+    seat. The new state, its events and the log entries; ``draw(table, engine_call, *args)`` records the dice
+    (``TableDice.draw``). The table's timeout counters move here, the rest is the caller's to commit."""
+    engine, state = table.engine, table.state
+    events: list[Event] = []
+    entries: list[Entry] = []
+    for seat in engine.to_act(state):
+        if engine.is_over(state) or seat not in engine.to_act(state):
+            continue
+        (state, happened), dice = draw(table, engine.timeout, state, seat)
+        events += happened
+        entries.append((seat, TIMEOUT, None, dice))
+        table.timeouts[seat] += 1
+        if table.timeouts[seat] >= MAX_TIMEOUTS and not engine.is_over(state):
+            (state, happened), dice = draw(table, engine.forfeit, state, seat)
+            events += forfeit_events(happened, "timeouts")
+            entries.append((seat, "forfeit:timeouts", None, dice))
+    return state, events, entries
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+
+class Deadlines:
+    """The table service's timers. ``tables`` supplies the tables and the clock, and applies what expires."""
+
+    def __init__(self, tables: TablePort) -> None:
+        self.tables = tables
         # One heap entry per table: a later deadline is picked up from the table when the earlier pops.
         self.heap: list[tuple[float, int, int]] = []  # (due, game id, version)
         self._armed: dict[int, float] = {}  # game id -> its entry's due in the heap
@@ -62,6 +84,14 @@ class Deadlines:
             self._half_armed[game_id] = at
             heapq.heappush(self._half_heap, (at, game_id))
             self._wake.set()
+
+    def rearm(self, table: Table, turn_began: float | None) -> None:
+        """A restored table's deadline, and the half of its turn (``turn_began``: when its last move was made); a
+        turn already past half time is reminded at once."""
+        if table.deadline is not None:
+            self.arm(table.id, table.deadline, table.version)
+            if turn_began is not None:
+                self.arm_half(table.id, (turn_began + table.deadline) / 2, table.version)
 
     def forget(self, game_id: int) -> None:
         """The table closed or finished: no reminder for it any more (its deadline entry is skipped when due)."""
@@ -94,7 +124,7 @@ class Deadlines:
             await self.run_due()
             self._wake.clear()
             tops = [heap[0][0] for heap in (self.heap, self._half_heap) if heap]
-            delay = max(0.0, min(tops) - self.service.clock()) if tops else None
+            delay = max(0.0, min(tops) - self.tables.clock()) if tops else None
             try:
                 await asyncio.wait_for(self._wake.wait(), delay)
             except TimeoutError:
@@ -102,13 +132,13 @@ class Deadlines:
 
     async def run_due(self, now: float | None = None) -> int:
         """Fire every deadline due by ``now``; returns how many fired (stale ones are skipped)."""
-        now = self.service.clock() if now is None else now
+        now = self.tables.clock() if now is None else now
         fired = 0
         while self.heap and self.heap[0][0] <= now:
             due, game_id, _ = heapq.heappop(self.heap)
             if self._armed.get(game_id) == due:
                 del self._armed[game_id]
-            table = self.service.by_id.get(game_id)
+            table = self.tables.table_by_id(game_id)
             if table is None or table.deadline is None:
                 continue  # closed, or finished
             if table.deadline > now:  # the table moved on: its deadline is later now
@@ -124,30 +154,10 @@ class Deadlines:
     # -- what a due deadline does -------------------------------------------------------------
 
     async def _expire(self, table: Table, version: int) -> int:
-        service = self.service
-        async with table.lock:
-            if table.version != version or table.deadline is None:
-                return 0
-            if table.status == "lobby":
-                await service._close(table, "cancelled", reason="expired")
-                return 1
-            engine, state = table.engine, table.state
-            events: list[Event] = []
-            entries: list[tuple[int | None, str, str | None, str | None]] = []
-            for seat in engine.to_act(state):
-                if engine.is_over(state) or seat not in engine.to_act(state):
-                    continue
-                (state, happened), dice = service._draw(table, engine.timeout, state, seat)
-                events += happened
-                entries.append((seat, "timeout", None, dice))
-                table.timeouts[seat] += 1
-                if table.timeouts[seat] >= MAX_TIMEOUTS and not engine.is_over(state):
-                    (state, happened), dice = service._draw(table, engine.forfeit, state, seat)
-                    events += forfeit_events(happened, "timeouts")
-                    entries.append((seat, "forfeit:timeouts", None, dice))
-            if entries:
-                await service._commit(table, state, events, entries)
-            return 1
+        """A lobby left idle closes; a running game's seats still to act time out."""
+        if table.status == "lobby":
+            return int(await self.tables.close(table, "expired", version))
+        return int(await self.tables.expire(table, version))
 
     # -- turn reminders -----------------------------------------------------------------------
 
@@ -156,7 +166,7 @@ class Deadlines:
             at, game_id = heapq.heappop(self._half_heap)
             if self._half_armed.get(game_id) == at:
                 del self._half_armed[game_id]
-            half, table = self._half.get(game_id), self.service.by_id.get(game_id)
+            half, table = self._half.get(game_id), self.tables.table_by_id(game_id)
             if half is None or table is None or not table.running:
                 continue
             if half[0] > now:  # the table moved on: its current turn is half over later
@@ -168,8 +178,8 @@ class Deadlines:
     async def _remind(self, table: Table) -> None:
         """Half of the turn time is gone: the people still to act get a reminder (computer players never),
         unless the server turned reminders off. The presenter posts it and deletes it once the table moves."""
-        remind = getattr(self.service.presenter, "remind", None)
-        if remind is None or table.deadline is None or not await self.service.reminders_on(table.guild_id):
+        remind = getattr(self.tables.presenter, "remind", None)
+        if remind is None or table.deadline is None or not await self.tables.reminders_on(table.guild_id):
             return
         self._reminded[table.id] = table.version
         people = [table.seats[s].id for s in table.engine.to_act(table.state) if not table.seats[s].is_bot]

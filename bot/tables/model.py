@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.games import Engine, get_engine
 from bot.games.fair import FairDice
@@ -15,9 +15,9 @@ from bot.languages import SHIPPED
 
 SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
-# What replaying the moves after a snapshot changes (``Table.defer_replay``), besides the log and the version: the
-# dice too, as the fair stream's nonce moves on past the replayed draws, and the interaction ids of those moves.
-REPLAYED = ("state", "timeouts", "acted", "draws", "fair", "dice", "seen")
+LogEntry = tuple[str, dict[str, Any]]  # (event kind, data) of a public event
+# An action log entry as the service writes it: (seat, action text, interaction id, dice JSON).
+Entry = tuple[int | None, str, str | None, str | None]
 
 
 def interaction_key(interaction_id: str) -> int | str:
@@ -33,7 +33,7 @@ def interaction_key(interaction_id: str) -> int | str:
 
 def split_meta(text: str) -> tuple[dict[str, Any], str | None]:
     """The meta column without its log, and the log's JSON text (None when ``text`` is not as ``Table.meta`` writes
-    it: then the meta is decoded whole, log included). Start-up defers the log (see ``Table.log_deferred``)."""
+    it: then the meta is decoded whole, log included). Start-up keeps the log as text (see ``Table.log_text``)."""
     # Table.meta writes {"timeouts":…,"locale":…,"log":[…],"acted":…,…}. A quote inside a JSON string is escaped,
     # so the first ,"log":[ is the top-level key; the log may hold an "acted" key, the keys after it cannot, so the
     # last ,"acted": is the one that ends the log.
@@ -84,6 +84,16 @@ class Seat:
         return seat
 
 
+@dataclass(slots=True)
+class Pending:
+    """A restored running game not brought up to date yet: its snapshot's state as JSON text (None: the row had
+    none) and its logged actions from the snapshot's own on (``bot.store.repo.action_tails`` rows), which
+    ``bot.tables.restore.load`` replays."""
+
+    state: str | None
+    tail: list[Any]
+
+
 @dataclass(slots=True)  # no per-table __dict__: ~10k of them stay in memory
 class Table:
     id: int
@@ -98,14 +108,16 @@ class Table:
     version: int = 0
     message_id: int | None = None
     timeouts: list[int] = field(default_factory=list)  # consecutive timeouts per seat
-    log: deque[tuple[str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=LOG_EVENTS))
-    # A restored table's log as JSON text and the entries added since, until something reads ``log`` (a render, a
-    # snapshot): 24 decoded events weigh ~9 KB, their text ~2 KB, and decoding them was 3/4 of a meta's read.
-    log_deferred: tuple[str, list[tuple[str, dict[str, Any]]]] | None = field(default=None, repr=False, compare=False)
-    # A restored table's snapshot values of REPLAYED and what replays the moves after it, until one is read.
-    replay_deferred: tuple[tuple[Any, ...], Callable[[Table], None]] | None = field(
-        default=None, repr=False, compare=False
-    )
+    # The public log (read it as ``log``). A restored table keeps it as the JSON text its meta held, with the entries
+    # added since, until ``log`` is first read (a render, a snapshot): 24 decoded events weigh ~9 KB, their text
+    # ~2 KB, and decoding them was 3/4 of a meta's read.
+    _log: deque[LogEntry] | None = field(default=None, repr=False)
+    log_text: tuple[str, list[LogEntry]] | None = field(default=None, repr=False, compare=False)
+    # Not None: restored, and not brought up to date yet (``bot.tables.restore``). Then ``state`` is None and
+    # ``timeouts``, ``acted``, ``seen``, ``draws``, the fair dice's nonce and the log are the snapshot's; the row's
+    # fields (ids, status, seats, options, locale, version, deadline) are current. The service loads a table
+    # before it hands it out (``TableService.table``, ``by_id``, ``by_channel``).
+    pending: Pending | None = field(default=None, repr=False, compare=False)
     locale: str = "en"
     locale_chosen: bool = False  # the host chose ``locale`` (``language:``): the server's language does not change it
     deadline: float | None = None
@@ -130,55 +142,33 @@ class Table:
     def running(self) -> bool:
         return self.status == "running"
 
+    @property
+    def log(self) -> deque[LogEntry]:
+        """The last ``LOG_EVENTS`` public events, oldest first (decoded here from ``log_text`` at the first read)."""
+        log = self._log
+        if log is None:
+            log = self._log = deque(maxlen=LOG_EVENTS)
+            if self.log_text is not None:
+                text, added = self.log_text
+                self.log_text = None
+                log.extend(map(tuple, loads(text)))
+                log.extend(added)
+        return log
+
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.id == user_id:
                 return index
         return None
 
-    if not TYPE_CHECKING:  # (mypy would take any attribute name for one of these)
-
-        def __getattr__(self, name: str) -> Any:
-            """Only for an empty slot: ``log`` while it is deferred (``defer_log``) is decoded on this first read,
-            and the fields a deferred replay sets (``defer_replay``) are brought up to date on the first read of any."""
-            if name in REPLAYED and self.replay_deferred is not None:
-                snapshot, finish = self.replay_deferred
-                self.replay_deferred = None
-                for field_name, value in zip(REPLAYED, snapshot, strict=True):
-                    setattr(self, field_name, value)
-                finish(self)  # may raise (a log that does not replay): the table is then closed
-                return getattr(self, name)
-            deferred = self.log_deferred if name == "log" else None
-            if deferred is None:
-                raise AttributeError(name)
-            self.log_deferred = None
-            log = deque(map(tuple, loads(deferred[0])), maxlen=LOG_EVENTS)
-            log.extend(deferred[1])
-            self.log = log
-            return log
-
-    def defer_replay(self, finish: Callable[[Table], None]) -> None:
-        """Leave the snapshot's ``REPLAYED`` fields aside until one is first read: ``finish(self)`` then replays the
-        moves logged since onto them. Every use of a table reads one of them first (a move, a view, a render, a
-        timeout, a snapshot all read ``state`` or ``timeouts``; the dice draw only inside such a move)."""
-        snapshot = tuple(getattr(self, field_name) for field_name in REPLAYED)
-        for field_name in REPLAYED:
-            delattr(self, field_name)
-        self.replay_deferred = (snapshot, finish)
-
-    def defer_log(self, text: str) -> None:
-        """Keep the log (as ``Table.meta`` wrote it) as text until ``log`` is first read."""
-        del self.log
-        self.log_deferred = (text, [])
-
-    def add_log(self, entries: list[tuple[str, dict[str, Any]]]) -> None:
-        deferred = self.log_deferred
-        if deferred is not None and len(deferred[1]) + len(entries) <= LOG_EVENTS:
-            deferred[1].extend(entries)
+    def add_log(self, entries: list[LogEntry]) -> None:
+        text = self.log_text
+        if text is not None and len(text[1]) + len(entries) <= LOG_EVENTS:
+            text[1].extend(entries)
         else:
             self.log.extend(entries)
 
-    def meta(self, extra: Sequence[tuple[str, dict[str, Any]]] = (), acted: dict[int, int] | None = None) -> str:
+    def meta(self, extra: Sequence[LogEntry] = (), acted: dict[int, int] | None = None) -> str:
         """The meta column as JSON text; ``extra`` log entries and ``acted`` moves are included as if already made.
 
         Built only for a snapshot of the games row (every few moves, see ``bot.tables.service``), so the log is
@@ -200,21 +190,18 @@ class Table:
             f'"acted":{dumps(list(moves.items()))}{seen}{draws}{chosen}}}'
         )
 
-    def load_meta(self, meta: dict[str, Any], log_text: str | None = None) -> bool:
-        """Returns whether the meta held ``acted`` (meta written before the action log did not). Its ``seen`` is
-        read too; meta from before it has none (start-up then reads the table's ids from the log). ``log_text``:
-        the log split off by ``split_meta``, kept as text until it is read."""
+    def load_meta(self, meta: dict[str, Any], log_text: str | None = None) -> None:
+        """The snapshot's bookkeeping: timeouts, locale, the double-click guard (``acted``), the recent interaction
+        ids (``seen``; none kept when there were none). ``log_text``: the log split off by ``split_meta``, kept as
+        text until it is read."""
         self.timeouts = list(meta.get("timeouts", []))
         if log_text is not None:
-            self.defer_log(log_text)
+            self.log_text = (log_text, [])
         else:
-            self.log.extend([(kind, data) for kind, data in meta.get("log", [])])
+            self.add_log([(kind, data) for kind, data in meta.get("log", [])])
         self.locale = meta.get("locale", "en")
         self.locale_chosen = bool(meta.get("chosen"))
         seen = meta.get("seen")
         if seen:
             self.seen.extend(seen)
-        acted = meta.get("acted")
-        if acted is not None:
-            self.acted.update((user_id, version) for user_id, version in acted)
-        return acted is not None
+        self.acted.update((user_id, version) for user_id, version in meta.get("acted", []))

@@ -22,6 +22,8 @@ WITHOUT_SEEN = SQL(
     sqlite="UPDATE games SET meta = json_remove(meta, '$.seen')",
     postgresql="UPDATE games SET meta = (meta::jsonb - 'seen')::text",
 )
+# The database as older code left it: bot.tables.upgrade has not converted its rows yet.
+UPGRADE_PENDING = ("DELETE FROM data_upgrades", ())
 
 
 class Clock:
@@ -283,7 +285,7 @@ async def test_interaction_ids_come_from_the_snapshot_and_the_moves_after_it_or_
     await close_service(service)
 
     store = await open_store(db)
-    await store.write([(WITHOUT_SEEN, ())])  # as the code before wrote it
+    await store.write([(WITHOUT_SEEN, ()), UPGRADE_PENDING])  # as the code before wrote it
     await store.close()
     service = await open_service(db, ScriptedDice([3] * 10), clock)
     assert list(service.table(CHANNEL).seen) == expected
@@ -318,7 +320,7 @@ async def test_a_restored_log_is_read_when_first_needed_and_moves_before_that_jo
             if n == restart_at:
                 await close_service(service)
                 service = await open_service(db, dice, clock)
-                assert service.table(CHANNEL).log_deferred is not None
+                assert service.table(CHANNEL).log_text is not None
             table = service.table(CHANNEL)
             seat = table.engine.to_act(table.state)[0]
             legal = table.engine.legal_actions(table.state, seat)
@@ -340,12 +342,12 @@ async def test_a_restored_log_is_read_when_first_needed_and_moves_before_that_jo
 
 
 async def _restarted(db, dice, clock, force):
-    """Reopen; ``force`` reads the state first (an eager restore), else the table's first use does the replay."""
+    """Reopen; ``force`` loads the table at once (an eager restore), else the table's first use does the replay."""
     service = await open_service(db, dice, clock)
-    table = service.table(CHANNEL)
-    assert table.replay_deferred is not None  # (the moves after the snapshot are not replayed yet)
+    table = service.by_channel.peek(CHANNEL)
+    assert table is not None and table.pending is not None and table.state is None  # (not replayed yet)
     if force:
-        assert table.state is not None and table.replay_deferred is None
+        assert service.ensure_loaded(table) and table.state is not None and table.pending is None
     return service
 
 
@@ -368,7 +370,7 @@ async def test_a_table_replayed_at_its_first_use_is_the_table_an_eager_restore_g
             await service.act(CHANNEL, table.seats[seat].id, table.engine.legal_actions(table.state, seat)[0], f"i{n}")
         await close_service(service)
         service = await _restarted(db, dice, clock, force)
-        table = service.table(CHANNEL)
+        table = service.by_channel.peek(CHANNEL)  # as it is: its first use below goes through the service
         seen: object = None
         if first_use == "act":
             with pytest.raises(TableError):  # a repeated interaction: refused, after the replay
@@ -383,7 +385,7 @@ async def test_a_table_replayed_at_its_first_use_is_the_table_an_eager_restore_g
         elif first_use == "cancel":
             await service.cancel(CHANNEL, SEATS[0].id)
             seen = tuple(await service.store.fetch_one("SELECT state, version, meta, status FROM games"))
-        else:
+        else:  # the row's fields are current before the replay
             seen = (table.status, table.version, table.deadline, table.running)
         result = (seen, picture(service), table.engine.dumps(table.state))
         await close_service(service)

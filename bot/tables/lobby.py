@@ -1,0 +1,107 @@
+"""The lobby's rules: who may join, leave, be removed or made host, and what the lobby looks like after. Pure
+checks and changes of a table's seats; the service (``bot.tables.service``) takes the lock, commits and publishes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games import Event
+from bot.tables.model import Seat, Table, TableError
+
+ENTROPY_MAX = 100  # characters of a player's ``seed:`` text
+
+
+def new_row(table: Table, now: float, fair: str | None) -> dict[str, Any]:
+    """The games row of a lobby opening (``bot.store.repo.insert_game``); ``fair``: its dice's games.fair, if fair."""
+    meta: dict[str, Any] = {"timeouts": [], "log": [], "locale": table.locale}
+    if table.locale_chosen:
+        meta["chosen"] = True
+    return {
+        "guild_id": table.guild_id,
+        "channel_id": table.channel_id,
+        "game": table.game,
+        "status": "lobby",
+        "host_id": table.host_id,
+        "options": table.options,
+        "seats": [seat.to_json() for seat in table.seats],
+        "meta": meta,
+        "now": now,
+        "fair": fair,
+    }
+
+
+def require_open(table: Table) -> None:
+    """A table closed while this request waited for its lock (or a stale control) is closed, not "started"."""
+    if table.status not in ("lobby", "running"):
+        raise TableError("table_closed")
+
+
+def require_lobby(table: Table) -> None:
+    require_open(table)
+    if table.status != "lobby":
+        raise TableError("not_in_lobby")
+
+
+def with_entropy(seat: Seat) -> Seat:
+    """The seat with its ``seed:`` text checked (stripped; blank is none); a refusal names the limit."""
+    if seat.entropy is None:
+        return seat
+    entropy = seat.entropy.strip()
+    if len(entropy) > ENTROPY_MAX:
+        raise TableError("seed_too_long", max=ENTROPY_MAX)
+    return Seat(seat.id, seat.name, seat.level, entropy or None)
+
+
+def check_join(table: Table, seat: Seat) -> None:
+    """``seat`` may take a place in the lobby now; else the refusal."""
+    require_lobby(table)
+    if table.seat_of(seat.id) is not None:
+        raise TableError("already_joined")
+    _, most = table.engine.player_range(table.engine.options(table.options))
+    if len(table.seats) >= most:
+        raise TableError("table_full", max=most)
+
+
+def computer_seat(table: Table, user_id: int, level: str, name: str) -> Seat:
+    """The next computer player's seat (the host adds them; their ids are -1, -2, ...)."""
+    if user_id != table.host_id:
+        raise TableError("only_host")
+    return Seat(-(sum(s.is_bot for s in table.seats) + 1), name, level)
+
+
+def host_tool_target(table: Table, user_id: int, target_id: int, is_admin: bool, refusal: str) -> int:
+    """The seat of ``target_id`` if ``user_id`` may use the host's tools on it now; else a refusal."""
+    require_lobby(table)
+    if user_id != table.host_id and not is_admin:
+        raise TableError(refusal)
+    target = table.seat_of(target_id)
+    if target is None:
+        raise TableError("target_not_seated")
+    return target
+
+
+def new_host(table: Table, user_id: int, target_id: int, is_admin: bool) -> Seat:
+    """The person the host role goes to (the host's tool); else a refusal."""
+    target = table.seats[host_tool_target(table, user_id, target_id, is_admin, "only_host_transfer")]
+    if target.is_bot:
+        raise TableError("host_to_computer")
+    if target.id == table.host_id:
+        raise TableError("already_host", name=target.name)
+    return target
+
+
+def without_seat(table: Table, seat: int, event: Event) -> tuple[list[Seat], int | None, list[Event]]:
+    """The lobby's seats without ``seat``, its host then and the events to log: a leaving host hands the role to the
+    next person in seat order. Host None: no person is left, and the lobby closes."""
+    gone = table.seats[seat]
+    seats = table.seats[:seat] + table.seats[seat + 1 :]
+    if not [s for s in seats if not s.is_bot]:
+        return seats, None, []
+    events = [event]
+    host_id = table.host_id
+    if gone.id == table.host_id:
+        heir = next(s for s in table.seats[seat + 1 :] + table.seats[:seat] if not s.is_bot)
+        host_id = heir.id
+        events.append(Event("new_host", {"name": heir.name}))
+    return seats, host_id, events

@@ -1,0 +1,45 @@
+"""What a game's end writes besides its last move: the fair dice's seed revealed, the results and the ratings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games import Event
+from bot.store import ratings, repo
+from bot.store.sql import Statement, Step
+from bot.tables.model import Table
+
+
+def reveal(table: Table) -> list[Event]:
+    """The game is over (finished or cancelled): its fair dice's seed is published, as an event the presenters
+    show (the seed was in games.fair all along; nothing showed it before)."""
+    fair = table.fair
+    if fair is None:
+        return []
+    started = table.state is not None
+    data = {
+        "game_id": table.id,
+        "seed": fair.reveal(),
+        "commitment": fair.commitment,
+        "client_seed": fair.client_seed if started else None,
+        "draws": fair.nonce,
+    }
+    return [Event("fair_reveal", data)]
+
+
+def result_statements(table: Table, outcome: Any, now: float) -> list[Statement | Step]:
+    """The results rows and, in the same transaction, the ratings they move (``bot.store.ratings.record``)."""
+    statements: list[Statement | Step] = []
+    seats = []
+    place = 1
+    for group in outcome.ranking:
+        for seat in group:
+            s = table.seats[seat]
+            result, score = outcome.result(seat), outcome.scores[seat]
+            statements.append(
+                repo.insert_result(table.id, table.guild_id, table.game, s.id, s.is_bot, place, score, result, now)
+            )
+            seats.append((s.id, s.level, place, result, score))
+        place += len(group)
+    statements.append(ratings.record(table.id, table.guild_id, table.game, ratings.finishes_of(seats), now))
+    return statements
