@@ -1,9 +1,9 @@
 """The click path: one button click's CPU, from ``TableService.act`` to the table reply's render.
 
-A click is what ``cogs/tables.py: TableUI.game_action`` does for a button on the table message: ``act`` with the
+A click is what ``cogs/tables.py: Click.move`` does for a button on the table message: ``act`` with the
 interaction id and the version the button was drawn at (the lock, the engine, the commit through the real ``Store``
-on a temporary SQLite file), then the reply as ``_edit_table_message`` builds it: ``table_embed`` and
-``table_view`` (``cogs/utils/presenter.py``, ``cogs/utils/components.py``), then what discord.py does with them
+on a temporary SQLite file), then the reply as ``Click.table_reply`` builds it: ``table_embed`` and
+``table_view`` (``cogs/utils/components.py: table_message``), then what discord.py does with them
 before the HTTP call (``Embed.to_dict``, ``View.to_components``). The Discord HTTP call itself is not included.
 
 CPU is ``time.process_time()`` (every thread, so SQLite's commit counts) over the measured window divided by the
@@ -39,8 +39,7 @@ from benchmarks._service import GAMES, SNOWFLAKE, bot_gc, game_of, next_move, op
 from bot.games.dice import SeededDice
 from bot.store import open_store
 from bot.tables import TableService
-from cogs.utils.components import table_view
-from cogs.utils.presenter import table_embed
+from cogs.utils.components import table_embed, table_view
 
 TARGET_CPU = 150e-6  # s per click, act + commit + the reply's render
 
@@ -61,7 +60,7 @@ class Clicks:
 
 
 def render(table: Any) -> tuple[float, float]:
-    """The table reply as ``TableUI._edit_table_message`` builds it; returns (build, serialise) thread CPU."""
+    """The table reply as ``Click.table_reply`` builds it; returns (build, serialise) thread CPU."""
     c0 = time.thread_time()
     embed, view = table_embed(table, table.locale), table_view(table, table.locale)
     c1 = time.thread_time()

@@ -124,8 +124,7 @@ class Timing:
 
 
 def run(found: list[Script], locale: str, serialise: bool) -> tuple[Timing, Timing]:
-    from cogs.utils.components import table_view
-    from cogs.utils.presenter import table_embed
+    from cogs.utils.components import table_embed, table_view
 
     def render(table: Table) -> Callable[[], object]:
         def once() -> object:

@@ -19,7 +19,7 @@ import os
 import pkgutil
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
@@ -31,15 +31,11 @@ from bot.i18n import normalise, t
 from bot.store import DEFAULT_DATABASE, Store, open_store, repo
 from bot.store.db import POSTGRES_SCHEMES
 from bot.store.leases import Leases
+from bot.surface import GameCommands, Presenter, TableSurface
 from bot.tables import TableService
 from bot.tables.service import DiceFactory
 from bot.tables.shards import Shards
 from bot.translator import CatalogTranslator
-
-if TYPE_CHECKING:  # the Discord surface's own types, for the attributes its cogs set on load
-    from cogs.tables import Tables
-    from cogs.utils.gamecog import GameCog
-    from cogs.utils.presenter import DiscordPresenter
 
 log = logging.getLogger(__name__)
 
@@ -140,9 +136,10 @@ def heartbeat_path(database: str | Path, shards: Shards | None = None) -> Path:
 class DiceTavern(commands.Bot):
     store: Store
     tables: TableService
-    presenter: DiscordPresenter  # set by the Tables cog on load (not under ``commands_only``)
-    table_ui: Tables  # the table surface (buttons, 🎲 My dice), set by the Tables cog on load
-    game_cogs: dict[str, GameCog]  # game id -> its cog; each game cog registers itself on load
+    # What the cogs provide (bot.surface's Protocols: bot/ never imports cogs/):
+    presenter: Presenter  # set by the Tables cog on load (not under ``commands_only``)
+    table_ui: TableSurface  # the table surface (buttons, 🎲 My dice), set by the Tables cog on load
+    game_cogs: dict[str, GameCommands]  # game id -> its cog; each game cog registers itself on load
 
     leases: Leases | None = None  # set in setup_hook (not under ``commands_only``)
     lease_lost = False  # the bot closed itself: it lost a lease (``dicetavern run`` exits with status 4)

@@ -1,9 +1,24 @@
-"""The table surface every game shares: its buttons, ``/game cancel``, and showing tables after a restart."""
+"""The table surface every game shares: the one entry point of a click on a table control, ``/game cancel``, and
+showing tables after a restart.
+
+A click's path (the README's "Map of the code" lists it): discord.py hands every component interaction to
+``Tables.on_interaction``, also one whose control the message no longer has (a click that raced an edit: discord.py's
+own DynamicItem dispatch drops those silently). From there one ``Click`` owns it: it parses the control
+(``components.parse_table_control``), calls the table service, builds the whole reply, text and controls
+(``components.table_message`` for the table message, ``Click.private_view`` for the player's own), and answers in
+one function (``Click.answer``: edit the clicked message through the response, an ephemeral reply, or a defer and a
+follow-up when the 3 s deadline nears). The slash commands that do what a control does (``/liar join``,
+``/mythic hand``) are answered by the same function.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 import discord
 from discord import app_commands
@@ -14,27 +29,40 @@ from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.render import event_text, seat_names, table_text
 from bot.tables import Table, TableError
-from cogs.utils.components import TableButton, TableSelect, button_label, on_control, on_message, table_ui, table_view
+from cogs.utils.components import (
+    DM_RETRY,
+    DmRetryButton,
+    TableButton,
+    TableSelect,
+    parse_table_control,
+    table_embed,
+    table_message,
+    with_dm_retry,
+)
 from cogs.utils.gamecog import seat_for
-from cogs.utils.presenter import DiscordPresenter, Hold, table_embed
+from cogs.utils.presenter import DiscordPresenter, Hold
 from cogs.utils.replies import (
+    DEFER_AFTER,
     AnswersErrors,
     answer_error,
     channel_of,
     locale_of,
     note_locale,
-    refuse,
     send_ephemeral,
-    within_deadline,
 )
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
 
+LOBBY_VERBS = ("join", "leave", "start")
+LOBBY_TOOLS = ("addbot:", "kick:", "host:")
+
 
 @app_commands.guild_only()
 class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_description=t("cmd.game")):
-    """The table surface every game shares; the bot's ``table_ui``. Game cogs reach it through that attribute."""
+    """The table surface every game shares; the bot's ``table_ui`` (``bot.surface.TableSurface``)."""
+
+    presenter: DiscordPresenter  # set on load (not under ``commands_only``)
 
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
@@ -44,18 +72,18 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         self.bot.table_ui = self
         if self.bot.commands_only:
             return  # `dicetavern sync`: only the command tree; no store, table service or presenter
-        presenter = DiscordPresenter(self.bot)
+        self.presenter = presenter = DiscordPresenter(self.bot)
         await presenter.load()
         self.bot.presenter = presenter
         self.bot.tables.presenter = presenter
         self.bot.add_dynamic_items(TableButton, TableSelect, DmRetryButton)
-        self.bot.loop.create_task(self._reshow_tables())
+        self.bot.loop.create_task(self.reshow_tables())
 
-    async def _reshow_tables(self) -> None:
+    async def reshow_tables(self) -> None:
         """After a restart every open table message is re-rendered (its buttons keep working)."""
         await self.bot.wait_until_ready()
         for table in list(self.bot.tables.by_id.values()):
-            self.bot.presenter.refresh(table)
+            self.presenter.refresh(table)
 
     @app_commands.command(name="cancel", description=t("cmd.cancel"))
     async def cancel(self, interaction: discord.Interaction) -> None:
@@ -63,73 +91,228 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         await self.bot.tables.cancel(channel_of(interaction), interaction.user.id, is_admin=is_admin)
         await send_ephemeral(interaction, t("ui.cancelled", locale_of(interaction)))
 
-    # -- buttons and selects on the table message --------------------------------------------
-
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A click that raced an edit names a control the message no longer has; discord.py drops those
-        silently ("interaction failed"), so handle it here with its own, older version."""
-        if interaction.type is not discord.InteractionType.component or not interaction.data:
-            return
-        custom_id = str(interaction.data.get("custom_id", ""))
-        if on_message(interaction.message, custom_id):
-            return  # still on the message: the DynamicItem handles it (and refuses a malformed one)
-        if (retry := DmRetryButton.__discord_ui_compiled_template__.fullmatch(custom_id)) is not None:
-            await self.retry_dm(interaction, int(retry["table"]))  # the reply was redrawn without it
-            return
-        values = interaction.data.get("values")  # a select's chosen values (strings); absent for a button
-        await on_control(interaction, custom_id, [str(v) for v in values] if isinstance(values, list) else None)
+        """The one entry point of a click on a table control (another cog's controls are left to that cog)."""
+        if interaction.type is discord.InteractionType.component:
+            await Click(self, interaction).run()
 
-    async def on_table_button(
-        self, interaction: discord.Interaction, table_id: int, action: str, version: int | None = None
-    ) -> None:
-        table = self.bot.tables.by_id.get(table_id)
-        if table is None or table.channel_id != interaction.channel_id:
-            await refuse(interaction, TableError("stale_button"))
-            return
-        note_locale(interaction)  # their DMs follow their client's language (a dict lookup unless it changed)
-        try:
-            if action in ("join", "leave", "start") or action.startswith(("addbot:", "kick:", "host:")):
-                await self.lobby_action(interaction, table.channel_id, action, edit=True)
-            elif action == "me":
-                await self.show_private_view(interaction, table)
-            else:
-                await self.game_action(interaction, table, action, version)
-        except Exception as error:  # refused, or failed: never leave the player with "This interaction failed"
-            await answer_error(interaction, error, table.game)
+    # -- the slash commands that do what a control does ---------------------------------------
 
     async def lobby_action(
-        self,
-        interaction: discord.Interaction,
-        channel_id: int,
-        verb: str,
-        edit: bool = False,
-        entropy: str | None = None,
+        self, interaction: discord.Interaction, channel_id: int, verb: str, entropy: str | None = None
     ) -> None:
-        """A lobby verb: by slash command (answered privately) or from the table message (``edit``: the response
-        redraws the table message). A refusal propagates to the one error path. ``entropy``: a join's ``seed:``."""
-        table = self.bot.tables.table(channel_id)
-        note_locale(interaction)  # before a DM to a joining player can be sent
-        if not edit:
-            reply = await self._lobby_verb(interaction, table, verb, entropy)
-            done = {"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}
-            await send_ephemeral(interaction, reply or t(done[verb], locale_of(interaction)))
-            return
-        async with self.bot.presenter.holding(table) as held:
-            await self._lobby_verb(interaction, table, verb)
-            await self._edit_table_message(interaction, table, held)
+        """A lobby verb by slash command, answered privately. A refusal propagates to the command's error path.
+        ``entropy``: a join's ``seed:``."""
+        await Click(self, interaction).lobby_command(channel_id, verb, entropy)
 
-    async def _lobby_verb(
-        self, interaction: discord.Interaction, table: Table, verb: str, entropy: str | None = None
-    ) -> str | None:
-        """Apply a lobby verb; the private reply of a host tool (None for the others)."""
-        service, channel_id = self.bot.tables, table.channel_id
-        if verb == "join":  # the player's entropy for the fair dice: their seed: text, else this interaction's id
+    async def show_private_view(self, interaction: discord.Interaction, table: Table) -> None:
+        """``/mythic hand``: the same reply as the table's 🎲 My dice button."""
+        click = Click(self, interaction)
+        await click.answer(click.private_view(table))
+
+
+class Message(TypedDict, total=False):
+    """What a reply shows, as discord.py's send and edit take it."""
+
+    content: str
+    embed: discord.Embed | None
+    view: discord.ui.View
+
+
+@dataclass
+class Reply:
+    """A click's whole answer, text and controls; ``Click.answer`` chooses how it is sent."""
+
+    edit: Message | None = None  # the clicked message, redrawn (the table message, or the player's own reply)
+    shows: tuple[object, ...] | None = None  # the look of the table the edit shows (for the paced editor)
+    private: Message | None = None  # a reply for the player's eyes only (after an edit: a follow-up)
+    later: Callable[[], Awaitable[Message | None]] | None = None  # a private follow-up made once the edit is sent
+
+
+class Click:
+    """One click on a table control, from its custom id to the answer (or a slash command doing the same)."""
+
+    def __init__(self, surface: Tables, interaction: discord.Interaction) -> None:
+        self.surface = surface
+        self.bot = surface.bot
+        self.interaction = interaction
+        self.user_id = interaction.user.id
+        self.locale = locale_of(interaction)
+
+    async def run(self) -> None:
+        """Parse the control and answer it; a refusal or a failure takes the one error path (never "This
+        interaction failed"). A custom id that is not a table control's is left alone."""
+        interaction = self.interaction
+        data: Mapping[str, object] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        values = data.get("values")  # a select's chosen values (strings); absent for a button
+        game = None
+        try:
+            if (retry := re.fullmatch(DM_RETRY, custom_id)) is not None:
+                await self.answer(self.dm_retry(int(retry["table"])))
+                return
+            control = parse_table_control(custom_id, [str(v) for v in values] if isinstance(values, list) else None)
+            if control is None:
+                return  # another cog's control: its DynamicItem answers it
+            table_id, version, action = control
+            table = self.bot.tables.by_id.get(table_id)
+            if table is None or table.channel_id != interaction.channel_id:
+                raise TableError("stale_button")
+            game = table.game
+            note_locale(interaction)  # their DMs follow their client's language (a dict lookup unless it changed)
+            if action in LOBBY_VERBS or action.startswith(LOBBY_TOOLS):
+                await self.answer(self.lobby_click(table, action), hold=table)
+            elif action == "me":
+                await self.answer(self.private_view(table))
+            else:
+                on_board = interaction.message is not None and interaction.message.id == table.message_id
+                await self.answer(self.move(table, action, version, on_board), hold=table if on_board else None)
+        except Exception as error:
+            await answer_error(interaction, error, game)
+
+    # -- how: the one function that answers ------------------------------------------------------
+
+    async def answer(self, work: Awaitable[Reply], hold: Table | None = None) -> None:
+        """Answer with the reply ``work`` builds. Near Discord's 3 s deadline the interaction is deferred (a click:
+        a deferred update; a command: privately, "thinking"), and what follows edits or follows up instead.
+        ``hold``: the table whose message this response shows; its paced edits wait meanwhile."""
+        interaction = self.interaction
+        response = interaction.response
+        holding = self.surface.presenter.holding(hold) if hold is not None else contextlib.nullcontext(None)
+        async with holding as held:
+            task = asyncio.ensure_future(work)
+            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+            if not done and not response.is_done():
+                if interaction.type is discord.InteractionType.component:
+                    await response.defer()
+                else:
+                    await response.defer(ephemeral=True, thinking=True)
+            reply = await task
+            if reply.edit is not None:
+                if response.is_done():
+                    await interaction.edit_original_response(**reply.edit)
+                else:
+                    await response.edit_message(**reply.edit)
+                if isinstance(held, Hold):
+                    held.shown = reply.shows
+            if reply.private is not None:
+                await send_ephemeral(interaction, **reply.private)
+        if reply.later is not None and (more := await reply.later()) is not None:
+            await send_ephemeral(interaction, **more)
+
+    # -- what: the whole reply ---------------------------------------------------------------
+
+    def table_reply(self, table: Table) -> Reply:
+        """The clicked table message redrawn: the table as it stands, text and controls."""
+        embed, view = table_message(table, table.locale)
+        return Reply(edit=Message(embed=embed, view=view), shows=self.surface.presenter.look(table))
+
+    async def lobby_click(self, table: Table, verb: str) -> Reply:
+        await self.lobby_verb(table, verb)
+        return self.table_reply(table)
+
+    async def lobby_command(self, channel_id: int, verb: str, entropy: str | None) -> None:
+        table = self.bot.tables.table(channel_id)
+        note_locale(self.interaction)  # before a DM to a joining player can be sent
+
+        async def work() -> Reply:
+            said = await self.lobby_verb(table, verb, entropy)
+            done = {"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}
+            return Reply(private=Message(content=said or t(done[verb], self.locale)))
+
+        await self.answer(work())
+
+    async def move(self, table: Table, action: str, version: int | None, on_board: bool) -> Reply:
+        """A game move from the table message (``on_board``: it is redrawn) or from the player's own reply (it is
+        redrawn in place with what happened and fresh controls, so the next move from it is not taken for a
+        double click)."""
+        interaction = self.interaction
+        try:
+            _, events = await self.bot.tables.act(table.channel_id, self.user_id, action, str(interaction.id), version)
+        except IllegalMove as error:
+            if not raced_a_redraw(error, table, version):
+                raise  # refused: the one error path answers
+            # The player used the controls they were shown, which the table had moved past (its message is
+            # redrawn at a paced rate): show them the table as it stands now instead of blaming them.
+            news = moved_on_text(table, self.locale)
+            if on_board:
+                reply = self.table_reply(table)
+                reply.private = Message(content=news)
+                return reply
+            if interaction.message is not None and interaction.message.flags.ephemeral:
+                return await self.private_view(table, [news], in_place=True)  # the player's own reply
+            # an older public message: the table as it stands, privately
+            return Reply(private=Message(content=news, embed=table_embed(table, self.locale)))
+        seat, cog, locale = table.seat_of(self.user_id), self.bot.game_cogs.get(table.game), self.locale
+        note = cog.confirmation(table, seat, action, events, locale) if cog is not None and seat is not None else None
+        if not on_board:
+            names = seat_names(table)
+            lines = [x for e in events if e.public and (x := event_text(table.game, e.kind, e.data, names, locale))]
+            return await self.private_view(table, [*lines, *([note] if note else [])], in_place=True)
+
+        async def later() -> Message | None:
+            # the player's own confirmation (a secret bid) and what a closed DM could not carry
+            secrets = await self.surface.presenter.undelivered(table.id, self.user_id)
+            lines = [*([note] if note else []), *([t("ui.dm_closed", locale), *secrets] if secrets else [])]
+            return Message(content="\n".join(lines)[:2000]) if lines else None
+
+        reply = self.table_reply(table)
+        reply.later = later
+        return reply
+
+    async def private_view(self, table: Table, news: list[str] | None = None, in_place: bool = False) -> Reply:
+        """The 🎲 My dice reply: the player's own view and controls, always private, plus undelivered secrets
+        (``in_place``: it replaces the player's reply that was clicked)."""
+        locale, presenter = self.locale, self.surface.presenter
+        seat = table.seat_of(self.user_id)
+        if seat is None or table.state is None:
+            return Reply(private=Message(content=t("ui.spectator", locale)))
+        if table.engine.open_information:  # the table message shows it all: say so, plus what is only for them
+            public = set(table_text(table, locale).body)
+            own = [t("ui.no_secrets", locale), *(x for x in table_text(table, locale, seat).body if x not in public)]
+        else:
+            own = [t("ui.your_view", locale), *table_text(table, locale, seat).body]
+        lines = [*(news or []), *([""] if news else []), *own]
+        secrets = await presenter.undelivered(table.id, self.user_id)
+        if secrets:  # what a closed DM could not carry, as it was sent (the view above may have moved on)
+            lines += ["", t("ui.dm_closed", locale), *secrets]
+        content = "\n".join(lines)[:2000]
+        view = None
+        cog = self.bot.game_cogs.get(table.game)
+        if cog is not None and table.running:
+            view = cog.private_view(table, seat, locale)
+        if self.user_id in presenter.dms_closed and not table.engine.open_information:
+            view = with_dm_retry(view, table.id, locale)
+        if in_place:
+            return Reply(edit=Message(content=content, view=view or discord.ui.View(), embed=None))
+        return Reply(private=Message(content=content, view=view) if view else Message(content=content))
+
+    async def dm_retry(self, table_id: int) -> Reply:
+        """The "Send my dice by DM" button: try a DM at once, whatever the "DMs closed" mark says; say how it went."""
+        table = self.bot.tables.by_id.get(table_id)
+        seat = table.seat_of(self.user_id) if table is not None else None
+        if table is None or seat is None or table.state is None:
+            raise TableError("stale_button")
+        presenter = self.surface.presenter
+        dm_locale = presenter.dm_language(table, self.user_id)
+        text = "\n".join([presenter.dm_header(table, dm_locale), *table_text(table, dm_locale, seat).body])[:2000]
+        sent = await presenter.send_dm(self.user_id, text)
+        key = {True: "ui.dm_retry_sent", False: "ui.dm_retry_closed", None: "ui.dm_retry_failed"}[sent]
+        return Reply(private=Message(content=t(key, self.locale)))
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    async def lobby_verb(self, table: Table, verb: str, entropy: str | None = None) -> str | None:
+        """Apply a lobby verb; the private reply of a host tool (None for the others). ``entropy``: a join's
+        ``seed:`` (else this interaction's id: the player's part of the fair dice's client seed)."""
+        service, channel_id, interaction = self.bot.tables, table.channel_id, self.interaction
+        if verb == "join":
             await service.join(channel_id, seat_for(interaction.user, (entropy or "").strip() or str(interaction.id)))
         elif verb.startswith(("kick:", "host:")):
-            return await self._host_tool(interaction, channel_id, verb)
+            return await self.host_tool(channel_id, verb)
         elif verb == "leave":
-            await service.leave(channel_id, interaction.user.id)
+            await service.leave(channel_id, self.user_id)
         elif verb.startswith("addbot:"):
             level = verb.split(":", 1)[1]
             if level not in ("easy", "normal", "hard"):
@@ -140,155 +323,23 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
                 level=t(f"ui.add_bot_{level}", table.locale),
                 n=sum(s.is_bot for s in table.seats) + 1,
             )
-            await service.add_computer(channel_id, interaction.user.id, level, name)
+            await service.add_computer(channel_id, self.user_id, level, name)
         else:
-            await service.start_game(channel_id, interaction.user.id)
+            await service.start_game(channel_id, self.user_id)
         return None
 
-    async def _host_tool(self, interaction: discord.Interaction, channel_id: int, verb: str) -> str:
+    async def host_tool(self, channel_id: int, verb: str) -> str:
         """``kick:<seat id>`` / ``host:<seat id>`` from the host's select or slash command; returns the reply."""
         tool, _, target = verb.partition(":")
         target_id = parse_int(target, signed=True)  # computer players have negative ids
         if target_id is None:
             raise TableError("illegal_action")
-        is_admin = bool(getattr(interaction.permissions, "manage_guild", False))  # as for /game cancel
-        locale = locale_of(interaction)
+        is_admin = bool(getattr(self.interaction.permissions, "manage_guild", False))  # as for /game cancel
         if tool == "kick":
-            seat = await self.bot.tables.remove_player(channel_id, interaction.user.id, target_id, is_admin)
-            return t("ui.removed", locale, name=seat.name)
-        seat = await self.bot.tables.transfer_host(channel_id, interaction.user.id, target_id, is_admin)
-        return t("ui.host_given", locale, name=seat.name)
-
-    async def game_action(
-        self, interaction: discord.Interaction, table: Table, action: str, version: int | None = None
-    ) -> None:
-        presenter = self.bot.presenter
-        on_table_message = interaction.message is not None and interaction.message.id == table.message_id
-        locale = locale_of(interaction)
-        async with presenter.holding(table) as held:
-            try:
-                _, events = await within_deadline(
-                    interaction,
-                    self.bot.tables.act(table.channel_id, interaction.user.id, action, str(interaction.id), version),
-                )
-            except IllegalMove as error:
-                if not raced_a_redraw(error, table, version):
-                    raise  # refused: the one error path answers
-                # The player used the controls they were shown, which the table had moved past (its message is
-                # redrawn at a paced rate): show them the table as it stands now instead of blaming them.
-                news = moved_on_text(table, locale)
-                if on_table_message:
-                    await self._edit_table_message(interaction, table, held)
-                    await send_ephemeral(interaction, news)
-                elif interaction.message is not None and interaction.message.flags.ephemeral:
-                    await self.show_private_view(interaction, table, [news], edit=True)  # the player's own reply
-                else:  # an older public message: the table as it stands, privately
-                    await send_ephemeral(interaction, news, embed=table_embed(table, locale))
-                return
-            if on_table_message:
-                await self._edit_table_message(interaction, table, held)
-        seat = table.seat_of(interaction.user.id)
-        cog = self.bot.game_cogs.get(table.game)
-        note = cog.confirmation(table, seat, action, events, locale) if cog is not None and seat is not None else None
-        if not on_table_message:
-            # A control on the player's private reply: redraw that reply in place with what happened and
-            # fresh controls, so the next move from it is not mistaken for a double click.
-            names = seat_names(table)
-            lines = [x for e in events if e.public and (x := event_text(table.game, e.kind, e.data, names, locale))]
-            await self.show_private_view(interaction, table, [*lines, *([note] if note else [])], edit=True)
-            return
-        secrets = await presenter.undelivered(table.id, interaction.user.id)
-        lines = [*([note] if note else []), *([t("ui.dm_closed", locale), *secrets] if secrets else [])]
-        if lines:  # the player's own confirmation (a secret bid) and what a closed DM could not carry
-            await send_ephemeral(interaction, "\n".join(lines)[:2000])
-
-    async def _edit_table_message(self, interaction: discord.Interaction, table: Table, held: Hold) -> None:
-        """Show the table in this response (the message held meanwhile); the hold records what it showed."""
-        look = self.bot.presenter.look(table)
-        embed, view = table_embed(table, table.locale), table_view(table, table.locale)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed, view=view)
-        else:
-            await interaction.response.edit_message(embed=embed, view=view)
-        held.shown = look
-
-    async def show_private_view(
-        self, interaction: discord.Interaction, table: Table, news: list[str] | None = None, edit: bool = False
-    ) -> None:
-        """The 🎲 My dice reply: the player's own view and controls, always ephemeral, plus undelivered secrets."""
-        locale = locale_of(interaction)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None or table.state is None:
-            await send_ephemeral(interaction, t("ui.spectator", locale))
-            return
-        if table.engine.open_information:  # the table message shows it all: say so, plus what is only for them
-            public = set(table_text(table, locale).body)
-            own = [t("ui.no_secrets", locale), *(x for x in table_text(table, locale, seat).body if x not in public)]
-        else:
-            own = [t("ui.your_view", locale), *table_text(table, locale, seat).body]
-        lines = [*(news or []), *([""] if news else []), *own]
-        secrets = await self.bot.presenter.undelivered(table.id, interaction.user.id)
-        if secrets:  # what a closed DM could not carry, as it was sent (the view above may have moved on)
-            lines += ["", t("ui.dm_closed", locale), *secrets]
-        content = "\n".join(lines)[:2000]
-        view = None
-        cog = self.bot.game_cogs.get(table.game)
-        if cog is not None and table.running:
-            view = cog.private_view(table, seat, locale)
-        if interaction.user.id in self.bot.presenter.dms_closed and not table.engine.open_information:
-            view = with_dm_retry(view, table.id, locale)
-        if edit:
-            shown = view or discord.ui.View()
-            if interaction.response.is_done():
-                await interaction.edit_original_response(content=content, view=shown, embed=None)
-            else:
-                await interaction.response.edit_message(content=content, view=shown, embed=None)
-        else:
-            await send_ephemeral(interaction, content, **({"view": view} if view else {}))
-
-    async def retry_dm(self, interaction: discord.Interaction, table_id: int) -> None:
-        """The "Send my dice by DM" button: try a DM at once, whatever the "DMs closed" mark says; say how it went."""
-        locale = locale_of(interaction)
-        table = self.bot.tables.by_id.get(table_id)
-        seat = table.seat_of(interaction.user.id) if table is not None else None
-        if table is None or seat is None or table.state is None:
-            await refuse(interaction, TableError("stale_button"))
-            return
-        presenter = self.bot.presenter
-        dm_locale = presenter.dm_language(table, interaction.user.id)
-        text = "\n".join([presenter.dm_header(table, dm_locale), *table_text(table, dm_locale, seat).body])[:2000]
-        sent = await within_deadline(interaction, presenter.send_dm(interaction.user.id, text))
-        key = {True: "ui.dm_retry_sent", False: "ui.dm_retry_closed", None: "ui.dm_retry_failed"}[sent]
-        await send_ephemeral(interaction, t(key, locale))
-
-
-class DmRetryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dm:(?P<table>[0-9]{1,20})"):
-    """``dm:<table id>`` on the 🎲 My dice reply of a player marked "DMs closed": retry the DM now."""
-
-    def __init__(self, table_id: int, label: str = "") -> None:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label or "DM", style=discord.ButtonStyle.secondary, custom_id=f"dm:{table_id}"
-        )
-        super().__init__(button)
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> DmRetryButton:
-        return cls(int(match["table"]), button_label(item))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await table_ui(interaction).retry_dm(interaction, self.table_id)
-
-
-def with_dm_retry(view: discord.ui.View | None, table_id: int, locale: str) -> discord.ui.View:
-    view = view or discord.ui.View(timeout=None)
-    try:
-        view.add_item(DmRetryButton(table_id, t("ui.dm_retry", locale)))
-    except ValueError:
-        pass  # the game's own controls fill the reply; 🎲 My dice still shows everything
-    return view
+            seat = await self.bot.tables.remove_player(channel_id, self.user_id, target_id, is_admin)
+            return t("ui.removed", self.locale, name=seat.name)
+        seat = await self.bot.tables.transfer_host(channel_id, self.user_id, target_id, is_admin)
+        return t("ui.host_given", self.locale, name=seat.name)
 
 
 def raced_a_redraw(error: Exception, table: Table, version: int | None) -> bool:

@@ -1,24 +1,28 @@
-"""Restart-proof table controls: the custom_id names the table and the action, nothing lives in memory."""
+"""The table message and its controls, built in one place: the embed (``table_embed``), the restart-proof controls
+(their custom_id names the table and the action, nothing lives in memory) and both together (``table_message``).
+
+The controls are discord.py ``DynamicItem``s (their templates are the custom ids below), but nothing is answered
+through them: a click is answered by the table surface's one entry point (``cogs/tables.py: Tables.on_interaction``),
+which also sees the clicks discord.py's item dispatch drops (a control the message no longer has). So their
+``callback`` is the base one, which does nothing, and ``from_custom_id`` builds a placeholder without parsing.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-import bot.i18n as i18n
 from bot.games.parsing import parse_int
-from bot.i18n import SURFACE, has, t
-from bot.render import Control, Menu, controls, seat_names
+from bot.i18n import SURFACE, generation, has, t
+from bot.render import Control, Menu, controls, seat_names, table_text
 from bot.tables import TableError
 
 if TYPE_CHECKING:
-    from bot.client import DiceTavern
     from bot.tables import Table
-    from cogs.tables import Tables
 
 # The text of a game action or lobby verb in a custom_id or a select value: ASCII words joined by colons
 # (``roll``, ``bid:3:4``, ``kick:-1``). Anything else (``bid:²:5``) was not drawn by us.
@@ -34,6 +38,7 @@ STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+COLOURS = {"lobby": 0x5865F2, "running": 0x57F287, "finished": 0xFEE75C, "cancelled": 0x99AAB5}
 
 
 def button_label(item: discord.ui.Item[Any]) -> str:
@@ -58,15 +63,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dt:
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TableButton:
-        if not isinstance(item, discord.ui.Button):  # the template matches buttons only
-            raise TypeError(f"a button's custom id on a {type(item).__name__}")
-        # Parsed in the callback, where a malformed id can still be answered (a failure here goes unanswered).
-        button = cls(0, 0, "me", item.label or "", "secondary")
-        button.item.custom_id = item.custom_id
-        return button
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await on_control(interaction, self.item.custom_id or "", None)
+        return cls(0, 0, "me", button_label(item))  # a placeholder: Tables.on_interaction parses and answers
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:[\s\S]*"):
@@ -94,33 +91,36 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ds:
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TableSelect:
-        if not isinstance(item, discord.ui.Select):  # the template matches select menus only
-            raise TypeError(f"a select's custom id on a {type(item).__name__}")
-        select = cls(0, 0, "menu", list(item.options), item.placeholder)
-        select.item.custom_id = item.custom_id  # parsed in the callback, with the chosen values
-        return select
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await on_control(interaction, self.item.custom_id, list(self.item.values))
+        return cls(0, 0, "menu")  # a placeholder: Tables.on_interaction parses and answers
 
 
-async def on_control(interaction: discord.Interaction, custom_id: str, values: list[str] | None) -> None:
-    """Hand one of our controls to the table surface; a malformed one (forged, an empty select) is refused."""
-    from cogs.utils.replies import refuse  # replies imports the render layer only; kept local for import order
+DM_RETRY = r"dm:(?P<table>[0-9]{1,20})"  # DmRetryButton's custom id
 
+
+class DmRetryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DM_RETRY):
+    """``dm:<table id>`` on the 🎲 My dice reply of a player marked "DMs closed": retry the DM now."""
+
+    def __init__(self, table_id: int, label: str = "") -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or "DM", style=discord.ButtonStyle.secondary, custom_id=f"dm:{table_id}"
+        )
+        super().__init__(button)
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DmRetryButton:
+        return cls(int(match["table"]), button_label(item))  # a placeholder: Tables.on_interaction answers
+
+
+def with_dm_retry(view: discord.ui.View | None, table_id: int, locale: str) -> discord.ui.View:
+    view = view or discord.ui.View(timeout=None)
     try:
-        parsed = parse_table_control(custom_id, values)
-    except TableError as error:
-        await refuse(interaction, error)
-        return
-    if parsed is not None:
-        table_id, version, action = parsed
-        await table_ui(interaction).on_table_button(interaction, table_id, action, version)
-
-
-def table_ui(interaction: discord.Interaction) -> Tables:
-    """The bot's table surface (the Tables cog), typed."""
-    return cast("DiceTavern", interaction.client).table_ui
+        view.add_item(DmRetryButton(table_id, t("ui.dm_retry", locale)))
+    except ValueError:
+        pass  # the game's own controls fill the reply; 🎲 My dice still shows everything
+    return view
 
 
 def add_controls(view: discord.ui.View, table: Table, items: Sequence[Control | Menu], locale: str) -> discord.ui.View:
@@ -129,7 +129,7 @@ def add_controls(view: discord.ui.View, table: Table, items: Sequence[Control | 
     buttons = 0
     for control in items:
         if isinstance(control, Menu):
-            options = list(_select_options(control.options, locale, SURFACE.get(), i18n.catalog))
+            options = list(_select_options(control.options, locale, SURFACE.get(), generation()))
             if options:
                 placeholder = t(control.placeholder, locale)
                 view.add_item(TableSelect(table.id, table.version, control.name, options, placeholder))
@@ -141,11 +141,12 @@ def add_controls(view: discord.ui.View, table: Table, items: Sequence[Control | 
 
 @lru_cache(maxsize=256)  # a menu's 25 options weigh ~7 KiB
 def _select_options(
-    options: tuple[tuple[str, str], ...], locale: str, surface: str | None, source: Any
+    options: tuple[tuple[str, str], ...], locale: str, surface: str | None, texts: int
 ) -> tuple[discord.SelectOption, ...]:
     """A menu's options as Discord's, made once per menu and locale (a Liar's Dice table offers the same few dozen
     bids move after move, ~3 µs each to build). Shared between views: nothing changes a SelectOption once sent.
-    ``surface`` and ``source`` (the catalog function, which tests replace) are part of the key only."""
+    ``surface`` and ``texts`` (``i18n.generation()``: it changes whenever the catalog's texts may have) are part of
+    the key only."""
     return tuple(
         discord.SelectOption(label=option_label(label, locale), value=action) for label, action in options[:MAX_CHOICES]
     )
@@ -154,6 +155,34 @@ def _select_options(
 def option_label(label: str, locale: str) -> str:
     """A menu option's label: a catalog key (the lobby's levels) or text the renderer already wrote (a bid)."""
     return (t(label, locale) if has(label, locale) else label)[:MAX_LABEL]
+
+
+def table_embed(table: Table, locale: str) -> discord.Embed:
+    """The table message's text: the table as its renderer writes it, the log, why it closed, the fair dice."""
+    text = table_text(table, locale)
+    embed = discord.Embed(
+        title=text.title, description="\n".join(text.body)[:4000], colour=COLOURS.get(table.status, 0)
+    )
+    if text.log:
+        embed.add_field(name=t("table.log", locale), value="\n".join(text.log)[-1024:], inline=False)
+    if table.status == "cancelled":
+        embed.add_field(name="\u200b", value=t(f"table.closed_{close_reason(table)}", locale), inline=False)
+    if text.fair:  # the commitment from the lobby on; the seed only once the game is over
+        embed.add_field(name=t("fair.field", locale), value="\n".join(text.fair)[:1024], inline=False)
+    embed.set_footer(text=text.footer)
+    return embed
+
+
+def close_reason(table: Table) -> str:
+    for kind, data in reversed(table.log):
+        if kind == "closed":
+            return str(data.get("reason", "cancelled"))
+    return "cancelled"
+
+
+def table_message(table: Table, locale: str) -> tuple[discord.Embed, discord.ui.View]:
+    """The whole table message, text and controls: what a response, the opening reply and the paced edit show."""
+    return table_embed(table, locale), table_view(table, locale)
 
 
 def controls_view(table: Table, items: Sequence[Control | Menu], locale: str) -> discord.ui.View | None:
@@ -211,13 +240,3 @@ def parse_table_control(custom_id: str, values: list[str] | None) -> tuple[int, 
     if not isinstance(tail, str) or len(tail) > MAX_ACTION or not ACTION_TEXT.fullmatch(tail):
         raise TableError("bad_control")
     return table_id, drawn, tail
-
-
-def on_message(message: discord.Message | None, custom_id: str) -> bool:
-    if message is None:
-        return False
-    return any(
-        getattr(child, "custom_id", None) == custom_id
-        for row in message.components
-        for child in getattr(row, "children", [])
-    )

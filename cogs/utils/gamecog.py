@@ -17,8 +17,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.render import event_text, rules_pages, seat_names
 from bot.tables import Seat, Table, TableError
-from cogs.utils.components import MAX_CHOICES, table_view
-from cogs.utils.presenter import table_embed
+from cogs.utils.components import MAX_CHOICES, table_embed, table_message
 from cogs.utils.replies import (
     AnswersErrors,
     channel_of,
@@ -108,9 +107,8 @@ class GameCog(AnswersErrors, commands.GroupCog):
         presenter = self.bot.presenter
         async with presenter.holding(table) as held:  # this response becomes the table message
             held.shown = presenter.look(table)
-            response = await interaction.response.send_message(
-                embed=table_embed(table, table.locale), view=table_view(table, table.locale)
-            )
+            embed, view = table_message(table, table.locale)
+            response = await interaction.response.send_message(embed=embed, view=view)
             if response.message_id:
                 await presenter.set_message(table, response.message_id)
 

@@ -21,10 +21,10 @@ import discord
 from bot.games import Event, Outcome
 from bot.i18n import t
 from bot.languages import for_person
-from bot.render import private_text, seat_names, table_text
+from bot.render import private_text, seat_names
 from bot.store import repo
 from bot.store.db import Statement
-from cogs.utils.components import table_view
+from cogs.utils.components import table_message
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -35,22 +35,6 @@ log = logging.getLogger(__name__)
 DEFER_SOON = 1.5  # how long an interaction waits for its user's DM before answering anyway
 EDIT_SPACING = 1.1  # seconds between REST edits of one table message (~5 per 5 s per channel)
 DM_RETRY_AFTER = 3600.0  # a "DMs closed" mark expires: the player may have opened their DMs since
-COLOURS = {"lobby": 0x5865F2, "running": 0x57F287, "finished": 0xFEE75C, "cancelled": 0x99AAB5}
-
-
-def table_embed(table: Table, locale: str) -> discord.Embed:
-    text = table_text(table, locale)
-    embed = discord.Embed(
-        title=text.title, description="\n".join(text.body)[:4000], colour=COLOURS.get(table.status, 0)
-    )
-    if text.log:
-        embed.add_field(name=t("table.log", locale), value="\n".join(text.log)[-1024:], inline=False)
-    if table.status == "cancelled":
-        embed.add_field(name="\u200b", value=t(f"table.closed_{_close_reason(table)}", locale), inline=False)
-    if text.fair:  # the commitment from the lobby on; the seed only once the game is over
-        embed.add_field(name=t("fair.field", locale), value="\n".join(text.fair)[:1024], inline=False)
-    embed.set_footer(text=text.footer)
-    return embed
 
 
 def table_link(table: Table) -> str:
@@ -75,16 +59,10 @@ def final_text(table: Table, outcome: Outcome, locale: str) -> str:
     return text
 
 
-def _close_reason(table: Table) -> str:
-    for kind, data in reversed(table.log):
-        if kind == "closed":
-            return str(data.get("reason", "cancelled"))
-    return "cancelled"
-
-
 @dataclass
 class Hold:
-    """A table held by an interaction that shows it itself; ``shown`` is the look of what it showed, if it did."""
+    """A table held by an interaction that shows it itself; ``shown`` is the look of what it showed, if it did
+    (``bot.surface.Shown``)."""
 
     table: Table
     shown: tuple[object, ...] | None = None
@@ -104,6 +82,8 @@ class Reminder:
 
 
 class DiscordPresenter:
+    """The bot's ``presenter`` (``bot.surface.Presenter``) and the table service's (``bot.tables.Presenter``)."""
+
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
         self.dms_closed: dict[int, float] = {}  # user id -> when a DM to them last failed (DMs closed)
@@ -241,8 +221,7 @@ class DiscordPresenter:
         return True
 
     async def _show(self, table: Table) -> None:
-        locale = table.locale
-        embed, view = table_embed(table, locale), table_view(table, locale)
+        embed, view = table_message(table, table.locale)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         look = self.look(table)
         if table.message_id:

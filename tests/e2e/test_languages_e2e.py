@@ -14,7 +14,7 @@ from bot.games.dice import ScriptedDice
 from bot.i18n import t
 from bot.languages import display
 from bot.render import rules_pages
-from cogs.utils.presenter import table_embed
+from cogs.utils.components import table_embed
 from tests.e2e.conftest import World, new_world
 from tests.e2e.english import assert_no_english, english_in
 from tests.fakediscord import CommandUnavailable, FakeDiscord, FakeMessage

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.dice import ScriptedDice
-from cogs.utils.presenter import table_embed
+from cogs.utils.components import table_embed
 from tests.e2e.conftest import World
 
 SEAT_ONLY_KEYS = ("you", "legal")  # the only view fields that depend on the viewer

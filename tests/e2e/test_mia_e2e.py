@@ -11,7 +11,7 @@ from bot.games.mia import ENGINE, GAME_OVER, MiaOptions, values_above
 from bot.i18n import has
 from bot.render import Menu, dice_text, event_text
 from bot.render import mia as render
-from cogs.utils.presenter import table_embed
+from cogs.utils.components import table_embed
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeMessage, MessageVersion
 
