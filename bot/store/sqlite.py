@@ -1,12 +1,12 @@
 """The SQLite store (aiosqlite): the group commit on one aiosqlite connection, whose thread owns the database.
 
 A batch is one function (``commit_batch``) on the store's own worker thread (``Driver``): one ``BEGIN IMMEDIATE``
-… ``COMMIT`` on one cursor, each call to aiosqlite awaited on a private event loop of that thread, so the bot's
-loop awaits one future per batch and no hop waits behind a thousand tables' turns. Consecutive statements with the
-same text and no rows wanted (a thousand tables' ``INSERT INTO actions``) run as one ``executemany``. A statement
-run on its own answers its lastrowid, a RETURNING one its first column. A ``Step`` runs inline on that thread,
-inside the transaction, with a cursor that makes the same calls. A read is queued on that thread too, so it never
-runs inside a batch's transaction.
+… ``COMMIT`` on one cursor, run as one coroutine on a private event loop of that thread, so the bot's loop awaits
+one future per batch and no hop to the connection's thread waits behind a thousand tables' turns. Consecutive
+statements with the same text and no rows wanted (a thousand tables' ``INSERT INTO actions``) run as one
+``executemany``. A statement run on its own answers its lastrowid, a RETURNING one its first column. A ``Step``
+runs in a thread of its own (that loop must keep running to answer its calls), inside the transaction. A read is
+queued on the worker thread too, so it never runs inside a batch's open transaction.
 
 Durability: WAL always; ``full`` (the default) runs ``synchronous=FULL``: the WAL is fsynced at every commit, so
 once a write is answered it survives a power loss or an OS crash; a group-commit batch costs one fsync, paid
@@ -80,6 +80,7 @@ class Driver:
 
     def __init__(self) -> None:
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="store-sqlite")
+        self.steps = ThreadPoolExecutor(1, thread_name_prefix="store-steps")  # a batch's Python steps
         self._loop: asyncio.AbstractEventLoop | None = None  # made, used and closed on the worker thread only
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
@@ -100,6 +101,7 @@ class Driver:
     async def stop(self) -> None:
         await self.call(self._close_loop)
         self.thread.shutdown(wait=False)
+        self.steps.shutdown(wait=False)
 
 
 class StepCursor:
@@ -183,7 +185,7 @@ class SQLiteStore(Store):
 
     async def _commit(self, writes: list[Write]) -> list[list[int | None]]:
         # commit_batch is looked up at call time: the benchmarks wrap it to time the batch's thread.
-        return await self._driver.call(commit_batch, self.connection(), self._driver.run, writes, self.fence)
+        return await self._driver.call(commit_batch, self.connection(), self._driver, writes, self.fence)
 
     # -- reads ----------------------------------------------------------------------------------
 
@@ -200,59 +202,71 @@ class SQLiteStore(Store):
 # -- run on the driver's thread ---------------------------------------------------------------
 
 def commit_batch(
-    conn: aiosqlite.Connection, run: Run, batch: list[Write], fence: Fence | None
+    conn: aiosqlite.Connection, driver: Driver, batch: list[Write], fence: Fence | None
 ) -> list[list[int | None]]:
-    """One transaction for the whole batch, on one cursor."""
+    """One transaction for the whole batch, on one cursor: run on the driver's thread, as one coroutine on its loop
+    (each hop to the connection's thread is then one await, not a turn of the loop started and stopped)."""
+    return driver.run(_commit(conn, driver, batch, fence))
+
+
+async def _commit(
+    conn: aiosqlite.Connection, driver: Driver, batch: list[Write], fence: Fence | None
+) -> list[list[int | None]]:
+    loop = asyncio.get_running_loop()
     results: list[list[int | None]] = [[None] * len(statements) for statements in batch]
-    cursor: aiosqlite.Cursor = run(conn.cursor())
+    cursor: aiosqlite.Cursor = await conn.cursor()
     run_text: str | None = None  # the statement gathered for one executemany, its parameters and its slot
     run_args: list[Sequence[Any]] = []
     run_slot = (0, 0)
 
-    def flush() -> None:
+    async def flush() -> None:
         nonlocal run_text
         if run_text is None:
             return
         if len(run_args) == 1:
-            run(cursor.execute(run_text, run_args[0]))
+            await cursor.execute(run_text, run_args[0])
             results[run_slot[0]][run_slot[1]] = cursor.lastrowid
         else:
-            run(cursor.executemany(run_text, list(run_args)))
+            await cursor.executemany(run_text, list(run_args))
         run_text = None
         run_args.clear()
 
+    def bridge(coro: Coroutine[Any, Any, Any]) -> Any:  # a step's call, from the steps' thread, on this loop
+        return asyncio.run_coroutine_threadsafe(coro, loop).result()
+
     try:
-        run(cursor.execute("BEGIN IMMEDIATE"))
+        await cursor.execute("BEGIN IMMEDIATE")
         try:
             if fence is not None:
-                lost = fence.verify(list(run(conn.execute_fetchall(_text(fence.check_sql), fence.check_params))))
+                lost = fence.verify(list(await conn.execute_fetchall(_text(fence.check_sql), fence.check_params)))
                 if lost is not None:
                     raise lost
             for i, statements in enumerate(batch):
                 for j, statement in enumerate(statements):
                     if callable(statement):
-                        flush()
-                        statement(StepCursor(conn, cursor, run))
+                        await flush()
+                        # In a thread of its own: its calls are awaited on this loop, which must keep running.
+                        await loop.run_in_executor(driver.steps, statement, StepCursor(conn, cursor, bridge))
                         continue
                     sql, params = statement
                     text = _text(sql)
                     if text == run_text:
                         run_args.append(params)
                         continue
-                    flush()
+                    await flush()
                     if returns_rows(text):  # RETURNING: its first column (and the statement run to its end)
-                        rows = list(run(conn.execute_fetchall(text, params)))
+                        rows = list(await conn.execute_fetchall(text, params))
                         results[i][j] = rows[0][0] if rows else None
                     else:
                         run_text, run_slot = text, (i, j)
                         run_args.append(params)
-            flush()
-            run(cursor.execute("COMMIT"))
+            await flush()
+            await cursor.execute("COMMIT")
         except BaseException:
-            run(cursor.execute("ROLLBACK"))
+            await cursor.execute("ROLLBACK")
             raise
     finally:
-        run(cursor.close())  # on the connection's thread (CPython issue 118172)
+        await cursor.close()  # on the connection's thread (CPython issue 118172)
     return results
 
 
