@@ -9,7 +9,7 @@ from bot.games.dice import SeededDice
 from bot.render import dice_text
 from tests.e2e.conftest import World
 from tests.fakediscord import FakeMessage
-from tests.waiting import DEADLINE
+from tests.waiting import DEADLINE, eventually
 
 RETRY = "📬 Send my dice by DM"
 
@@ -20,6 +20,12 @@ async def liar_table(world: World, bot: Any) -> tuple[FakeMessage, Any]:
     assert (await world.click(world.alice, board, "start")).type == 7
     table = bot.tables.table(world.channel.id)
     await world.fake.wait_for(lambda: world.bob.id in bot.presenter.dms_closed, what="bob's DMs-closed mark")
+
+    async def stored() -> bool:  # the presenter marks him in memory, then writes the mark
+        row = await users_row(bot, world.bob)
+        return row is not None and bool(row["dms_closed"])
+
+    await eventually(stored, what="bob's DMs-closed mark in the store")
     return board, table
 
 
