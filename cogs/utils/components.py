@@ -143,18 +143,18 @@ def add_controls(view: discord.ui.View, table: Table, items: Sequence[Control | 
 def _select_options(
     options: tuple[tuple[str, str], ...], locale: str, surface: str | None, texts: int
 ) -> tuple[discord.SelectOption, ...]:
-    """A menu's options as Discord's, made once per menu and locale (a Liar's Dice table offers the same few dozen
-    bids move after move, ~3 µs each to build). Shared between views: nothing changes a SelectOption once sent.
-    ``surface`` and ``texts`` (``i18n.generation()``: it changes whenever the catalog's texts may have) are part of
-    the key only."""
-    return tuple(
-        discord.SelectOption(label=option_label(label, locale), value=action) for label, action in options[:MAX_CHOICES]
-    )
+    """A menu's options as Discord's, made once per menu and locale. Shared between views: nothing changes a
+    SelectOption once sent. ``surface`` and ``texts`` (``i18n.generation()``: it changes whenever the catalog's
+    texts may have) are part of the key only."""
+    return tuple([select_option(label, action, locale, surface, texts) for label, action in options[:MAX_CHOICES]])
 
 
-def option_label(label: str, locale: str) -> str:
-    """A menu option's label: a catalog key (the lobby's levels) or text the renderer already wrote (a bid)."""
-    return (t(label, locale) if has(label, locale) else label)[:MAX_LABEL]
+@lru_cache(maxsize=4096)  # ~300 bytes each
+def select_option(label: str, action: str, locale: str, surface: str | None, texts: int) -> discord.SelectOption:
+    """One option, made once: a Liar's Dice table's menus shift by a bid or two from move to move, so most of a new
+    menu's options (~3 µs and two catalog lookups each) were in the last one. The label is a catalog key (the
+    lobby's levels) or text the renderer already wrote (a bid). Keyed as ``_select_options``."""
+    return discord.SelectOption(label=(t(label, locale) if has(label, locale) else label)[:MAX_LABEL], value=action)
 
 
 def table_embed(table: Table, locale: str) -> discord.Embed:

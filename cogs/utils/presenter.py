@@ -149,7 +149,7 @@ class DiscordPresenter:
     @staticmethod
     def look(table: Table) -> tuple[object, ...]:
         """What the table message depends on: the version moves with play, the seats with the lobby."""
-        return (table.version, table.status, table.host_id, tuple(s.id for s in table.seats), table.locale)
+        return (table.version, table.status, table.host_id, tuple([s.id for s in table.seats]), table.locale)
 
     @asynccontextmanager
     async def holding(self, table: Table) -> AsyncIterator[Hold]:
