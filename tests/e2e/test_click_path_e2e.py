@@ -4,14 +4,19 @@ block that showed it ends."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
 from types import SimpleNamespace
 
 import pytest
 
+from bot.games.dice import ScriptedDice
 from cogs.utils.presenter import DiscordPresenter
 from tests.e2e.conftest import World
+from tests.e2e.test_pig_e2e import open_pig_table
 from tests.fakediscord import handlers_done
+from tests.waiting import DEADLINE
 
 GAMES = {"pig", "mia", "mex", "liar", "mythic"}
 
@@ -78,3 +83,50 @@ async def test_holding_is_released_when_the_block_fails_and_records_nothing_it_d
                 assert presenter._held[table.id] == 2
             raise RuntimeError("the response failed")
     assert presenter._held[table.id] == 0 and table.id not in presenter._shown
+
+
+# -- one object answers a click (issue 23) ------------------------------------------------------
+
+
+async def test_a_click_on_the_message_and_one_that_raced_its_redraw_are_each_answered_once(world: World):
+    """Both take the one entry point: the control's DynamicItem answers nothing, so neither is answered twice."""
+    async with world.bot(ScriptedDice([3, 4, 5])) as bot:
+        board = await open_pig_table(world)
+        stale = next(c for c in board.custom_ids() if c.endswith(":roll"))
+        record = await world.fake.click(world.alice, board, stale)
+        assert (await record.response()).type == 7  # the response redrew the table message
+        await handlers_done()
+        assert len(record.callbacks) == 1 and record.followups == []
+        assert stale not in board.custom_ids()  # redrawn with the new version's controls
+        data = {"custom_id": stale, "component_type": 2}
+        raced = await world.fake._component_interaction(world.alice, board, stale, data, None, DEADLINE)
+        reply = await raced.response()
+        assert reply.ephemeral and "already applied" in reply.text
+        await handlers_done()
+        assert len(raced.callbacks) == 1 and raced.followups == []
+        assert bot.tables.table(world.channel.id).state.rolls_this_turn == 1
+    world.fake.assert_no_problems()
+
+
+async def test_a_move_still_busy_near_the_deadline_is_deferred_and_then_shown(world: World, monkeypatch):
+    """Click.answer defers a click whose work runs long (a deferred update: the 3 s deadline holds), then edits
+    the table message through the interaction's original response."""
+    async with world.bot(ScriptedDice([3, 4, 5])) as bot:
+        board = await open_pig_table(world)
+        act = bot.tables.act
+
+        async def slow_act(*args, **kwargs):
+            await asyncio.sleep(0.3)
+            return await act(*args, **kwargs)
+
+        surface = sys.modules["cogs.tables"]  # the module the bot loaded (load_extension runs it anew)
+        monkeypatch.setattr(surface, "DEFER_AFTER", 0.05)
+        monkeypatch.setattr(bot.tables, "act", slow_act)
+        roll = next(c for c in board.custom_ids() if c.endswith(":roll"))
+        record = await world.fake.click(world.alice, board, roll)
+        assert (await record.response()).type == 6  # deferred update: nothing shown yet, the deadline is met
+        await world.fake.wait_for(lambda: roll not in board.custom_ids(), what="the table message redrawn")
+        await handlers_done()
+        assert len(record.callbacks) == 1 and record.followups == []
+        assert bot.tables.table(world.channel.id).state.rolls_this_turn == 1
+    world.fake.assert_no_problems()
