@@ -77,9 +77,9 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         self.bot.presenter = presenter
         self.bot.tables.presenter = presenter
         self.bot.add_dynamic_items(TableButton, TableSelect, DmRetryButton)
-        self.bot.loop.create_task(self.reshow_tables())
+        self.bot.loop.create_task(self._reshow_tables())
 
-    async def reshow_tables(self) -> None:
+    async def _reshow_tables(self) -> None:
         """After a restart every open table message is re-rendered (its buttons keep working)."""
         await self.bot.wait_until_ready()
         for table in list(self.bot.tables.by_id.values()):

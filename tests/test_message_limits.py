@@ -131,7 +131,7 @@ def embed_problems(what: str, title: str, description: str, fields: list[tuple[s
 
 
 def table_problems(table: Table, locale: str) -> list[str]:
-    """The table embed (as cogs.utils.presenter.table_embed builds it), uncut."""
+    """The table embed (as cogs.utils.components.table_embed builds it), uncut."""
     text = table_text(table, locale)
     description = "\n".join(text.body)
     fields = [(t("table.log", locale), "\n".join(text.log))] if text.log else []
