@@ -222,7 +222,8 @@ async def restore(path: Path, prof: cProfile.Profile | None = None) -> dict[str,
         "running": sum(t.status == "running" for t in tables),
         "moves": sum(t.version for t in tables),
         "armed": len(service.deadlines.heap),
-        "seen": sum(len(t.seen) for t in tables),  # interaction ids restored (idempotency across a restart)
+        # interaction ids restored (idempotency across a restart), each table loaded (replayed) to count them
+        "seen": sum(len(t.seen) for t in service.by_id.values()),
         "phases": phases,
     }
     await service.stop()
