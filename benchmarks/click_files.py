@@ -53,6 +53,18 @@ class Path_:
         if name.startswith(PROJECT):
             self.calls.append((name[len(str(ROOT)) + 1 :], frame.f_code.co_qualname))
 
+    def areas(self) -> dict[str, tuple[int, int, int]]:
+        """Per area (``bot/games``, ``bot/render``, ``cogs``, a module of bot/ itself…): files, functions, calls."""
+        found: dict[str, tuple[set[str], set[tuple[str, str]], int]] = {}
+        for file, function in self.calls:
+            parts = file.split("/")
+            area = "/".join(parts[:2]) if parts[0] == "bot" and len(parts) > 2 else parts[0]
+            files, functions, calls = found.setdefault(area, (set(), set(), 0))
+            files.add(file)
+            functions.add((file, function))
+            found[area] = (files, functions, calls + 1)
+        return {area: (len(f), len(fn), n) for area, (f, fn, n) in sorted(found.items())}
+
     def figures(self) -> dict[str, int]:
         switches = back = 0
         left: set[str] = set()
@@ -119,6 +131,9 @@ def main() -> None:
         seen = asyncio.run(one_click(Path(folder)))
     for name, value in seen.figures().items():
         print(f"{name:>28}: {value:,}")
+    print("by area (files, functions, calls):")
+    for area, (files, functions, calls) in seen.areas().items():
+        print(f"  {area:<14} {files:>3} {functions:>5} {calls:>6,}")
     if args.list:
         calls = Counter(f for f, _ in seen.calls)
         functions = Counter(f for f, _ in set(seen.calls))
