@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib.util
 import logging
 import os
 import pkgutil
@@ -39,12 +40,16 @@ from bot.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
+EXTENSIONS = "cogs"  # the package whose modules are the bot's extensions
+
 
 def extensions() -> list[str]:
-    """Every module in cogs/ is an extension (cogs/utils holds shared helpers); a new game is a new file."""
-    import cogs
-
-    found = [f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.ispkg]
+    """Every module in cogs/ is an extension (cogs/utils holds shared helpers); a new game is a new file. Found by
+    name, as discord.py loads them: the bot never imports cogs/ (the cogs import the bot)."""
+    spec = importlib.util.find_spec(EXTENSIONS)
+    if spec is None or spec.submodule_search_locations is None:
+        raise ModuleNotFoundError(f"no package named {EXTENSIONS!r}", name=EXTENSIONS)
+    found = [f"{EXTENSIONS}.{m.name}" for m in pkgutil.iter_modules(spec.submodule_search_locations) if not m.ispkg]
     return sorted(found, key=lambda name: name != "cogs.tables")  # it owns /game, which cogs.history adds to
 
 
