@@ -273,7 +273,7 @@ OPTION_SETS: dict[str, list[dict[str, Any]]] = {
 def played_events(game: str, games: int = 6) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every event of random games under several options, with timeouts and forfeits now and then."""
     engine = get_engine(game)
-    for n, data in enumerate(OPTION_SETS[game] * games):
+    for n, data in enumerate(OPTION_SETS.get(game, [{}]) * games):  # a game not listed: its default options
         rng, dice = random.Random(n), SeededDice(n)
         options = engine.options(data)
         players = min(max(3, engine.player_range(options)[0]), engine.player_range(options)[1])

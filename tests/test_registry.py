@@ -94,6 +94,24 @@ def test_an_explicit_module_path_overrides_the_convention():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_has_a_renderer_and_a_computer_player_that_play_its_opening(game):
+    check_renderer_and_player(game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_its_catalog_entries(game):
+    check_catalog_entries(game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_command_text_of_the_game_is_a_catalog_text(game):
+    check_command_texts(game)
+
+
+# The checks above, by game id (tests/test_sixth_game.py runs them on a game registered from outside bot/games).
+
+
+def check_renderer_and_player(game: str) -> None:
+    """The game's renderer draws its opening and its computer and reference players pick a legal first move."""
     engine = get_engine(game)
     players = spec(game).players[0]
     state, _ = engine.new_game(players, engine.options(), SeededDice(7))
@@ -102,21 +120,20 @@ def test_every_game_has_a_renderer_and_a_computer_player_that_play_its_opening(g
     assert all(isinstance(line, str) for line in renderer.body(engine.view(state, None), names, "en"))
     assert isinstance(list(renderer.controls(engine.view(state, None))), list)
     (seat, *_) = engine.to_act(state)
-    assert player.choose(engine.view(state, seat), "normal", random.Random(1), None) in engine.legal_actions(
-        state, seat
-    )
+    legal = engine.legal_actions(state, seat)
+    assert player.choose(engine.view(state, seat), "normal", random.Random(1), None) in legal
+    assert bot.ai.choose(game, engine.view(state, seat), "ref:sensible", random.Random(1)) in legal
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_game_has_its_catalog_entries(game):
+def check_catalog_entries(game: str) -> None:
+    """The game's name, rules, timeout text and length unit read from the catalog."""
     s = spec(game)
     for key in (s.name_key, f"{s.catalog}.rules", f"{s.catalog}.timeout_default"):
         assert has(key, "en"), key
     assert s.length_unit in bot.simulate.UNIT_KEYS and has(bot.simulate.UNIT_KEYS[s.length_unit], "en")
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_command_text_of_the_game_is_a_catalog_text(game):
+def check_command_texts(game: str) -> None:
     """Descriptions are catalog texts (a missing key would show as the key itself), so the translator finds them."""
     english = {text for text in catalog("en").values() if isinstance(text, str)}
     cog = game_cog(game)
@@ -235,6 +252,10 @@ def domain_refusal(name: str, kind: str, domain: Any, value: Any) -> str:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_options_enforce_their_declared_domains(game):
+    check_declared_domains(game)
+
+
+def check_declared_domains(game: str) -> None:
     """What the test above compares against is what ``Options`` validates: every declared value is taken (beside
     the right other options), and a value outside is refused by the declaration."""
     options = get_engine(game).Options

@@ -35,7 +35,7 @@ from typing import Any
 from bot.ai import reference
 from bot.ai.common import LEVELS, legal_actions, normalise_level
 from bot.games.base import Action
-from bot.games.registry import spec, specs
+from bot.games.registry import ById, spec
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +56,10 @@ def bot_name(level: str, index: int = 0) -> str:
     return base if lap == 0 else f"{base} {lap + 1}"
 
 
+#: game id -> its computer player's module (``GameSpec.player``), read from the registry when asked
+PLAYER_MODULES = ById(lambda s: s.player)
+
+
 def player_module(game: str) -> Any:
     """The module with ``game``'s ``choose(view, level, rng, legal)`` (made by :func:`bot.ai.common.make_choose`)
     and, optionally, its ``prepare(options, levels)``, as the game's spec names it; imported on first use."""
@@ -64,13 +68,6 @@ def player_module(game: str) -> Any:
     except KeyError:
         raise KeyError(f"no computer player for game {game!r}") from None
     return import_module(name)
-
-
-def __getattr__(name: str) -> Any:
-    # Derived from the registry when asked, so a game registered later is in it.
-    if name == "PLAYER_MODULES":  # game id -> its player's module
-        return {s.id: s.player for s in specs()}
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def choose(

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -171,6 +171,26 @@ def _changed() -> None:
     _registry.cache_clear()
     for callback in _watchers:
         callback()
+
+
+class ById(Mapping[str, str]):
+    """A live mapping game id -> one text its spec gives (``ById(lambda s: s.player)``), in the registry's order:
+    a module-level list of games that never goes stale (a game registered later is in it)."""
+
+    def __init__(self, pick: Callable[[GameSpec], str]) -> None:
+        self._pick = pick
+
+    def __getitem__(self, game: str) -> str:
+        return self._pick(spec(game))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(game_ids())
+
+    def __len__(self) -> int:
+        return len(_registry())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 def specs() -> list[GameSpec]:

@@ -40,7 +40,7 @@ def known_levels(reference: bool = False, game: str | None = None) -> tuple[str,
         if reference:
             from bot.ai import reference as refs
 
-            games = [game] if game in refs.MODULES else list(refs.MODULES)
+            games = [game] if game is not None and game in refs.MODULES else list(refs.MODULES)
             kinds = dict.fromkeys(k for g in games for k in refs.kinds(g))
             levels += tuple(refs.PREFIX + k for k in kinds)
     except ImportError:

@@ -21,16 +21,13 @@ from importlib import import_module
 from typing import Any
 
 from bot.games.base import Action
-from bot.games.registry import game_ids, spec, specs
+from bot.games.registry import ById, game_ids, spec
 
 PREFIX = "ref:"
 
 
-def __getattr__(name: str) -> Any:
-    # Derived from the registry when asked, so a game registered later is in it.
-    if name == "MODULES":  # game id -> its reference players' module
-        return {s.id: s.reference for s in specs()}
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: game id -> its reference players' module (``GameSpec.reference``), read from the registry when asked
+MODULES = ById(lambda s: s.reference)
 
 
 def is_reference(level: str) -> bool:
