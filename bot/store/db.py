@@ -144,11 +144,9 @@ class Store:
     # -- writes -------------------------------------------------------------------------------
 
     async def write(self, statements: Iterable[Statement | Step]) -> list[int | None]:
-        """Commit ``statements`` atomically (with whatever else is pending); returns each one's result: on SQLite
-        the lastrowid of a statement run on its own, or the first column a RETURNING statement answered; None for a
-        ``Step``, and where the backend has no row id to give (PostgreSQL without RETURNING; SQLite when the same
-        statement text ran as one ``executemany`` with its neighbours). Raises ``LeaseLost`` once the store's fence
-        has failed."""
+        """Commit ``statements`` atomically (with whatever else is pending); returns each one's result: SQLite's
+        lastrowid, or the first column a RETURNING statement answered (None for a ``Step``, and on PostgreSQL for a
+        statement without RETURNING). Raises ``LeaseLost`` once the store's fence has failed."""
         if self._writer is None:
             raise RuntimeError("store is closed")
         if self._lost is not None:
