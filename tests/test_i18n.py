@@ -149,3 +149,48 @@ def test_the_checks_catch_what_is_wrong():
         "de: the description history.cmd_replay has 0 characters (1-100)",
         "de: the label pig.roll_button has 81 characters (1-80)",
     ]
+
+
+# -- the catalog's generation and overrides (what tests use instead of replacing the catalog) -----------------------
+
+
+def test_overridden_changes_the_texts_and_the_generation_and_puts_both_back():
+    from bot import i18n
+
+    before, german = i18n.generation(), t("ui.join", "de")
+    with i18n.overridden({"de": {"ui.join": "Rein", "ui.leave": None}}):
+        inside = i18n.generation()
+        assert inside != before
+        assert t("ui.join", "de") == "Rein" and "ui.join" in catalog("de")
+        assert t("ui.leave", "de") == t("ui.leave", "en") and "ui.leave" not in catalog("de")  # English fills in
+        with i18n.overridden({"de": {"ui.join": "Hinein"}}):  # blocks nest, the inner one on top
+            assert t("ui.join", "de") == "Hinein" and i18n.generation() not in (before, inside)
+        assert t("ui.join", "de") == "Rein"
+    assert t("ui.join", "de") == german and i18n.generation() not in (before, inside)
+    assert catalog("de")["ui.leave"] == t("ui.leave", "de")
+
+
+def test_a_games_own_locales_folder_may_add_texts_but_never_replace_the_bots(tmp_path, monkeypatch):
+    import sys
+
+    from bot import i18n
+    from bot.games import registry
+    from bot.games.pig import ENGINE
+
+    package = tmp_path / "clash_game"
+    (package / "locales" / "en").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "locales" / "en" / "ui.json").write_text('{"join": "Sit down", "clash_extra": "x"}')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "clash_game", raising=False)
+
+    class Clash(type(ENGINE)):  # type: ignore[misc]
+        name = "clash"
+
+    registry.register(registry.GameSpec(Clash(), order=99, length_unit="turns", starts_unit=bool, locales="clash_game"))
+    try:
+        with pytest.raises(ValueError, match="repeats catalog keys: ui.join"):
+            catalog("en")
+    finally:
+        registry.unregister("clash")
+    assert t("ui.join", "en") == "Join" and not i18n.has("ui.clash_extra")
