@@ -66,3 +66,6 @@ class _Loaded(ValuesView[Table]):
             table = self.lookup.get(key)
             if table is not None:
                 yield table
+
+    def __contains__(self, value: object) -> bool:
+        return any(table is value or table == value for table in self)

@@ -437,3 +437,25 @@ async def test_a_table_whose_log_does_not_replay_closes_at_its_first_use(databas
     row = await service.store.fetch_one("SELECT status, version FROM games")
     assert tuple(row) == ("running", 1)  # nothing written
     await close_service(service)
+
+
+async def test_the_lookups_hand_out_loaded_tables_and_leave_out_one_that_does_not_replay(database):
+    db, clock, dice = database, Clock(), ScriptedDice([3] * 50)
+    service = await open_service(db, dice, clock)
+    for channel in (CHANNEL, CHANNEL + 1):
+        await service.create(GUILD, channel, SEATS[0], "pig", {"target": 500})
+        await service.join(channel, SEATS[1])
+        table = await service.start_game(channel, SEATS[0].id)
+        await service.act(channel, table.seats[table.state.current].id, "roll")
+    await close_service(service)
+    store = await open_store(db)
+    await store.write([("UPDATE actions SET dice = '[[\"r\",6,[3,3]]]' WHERE seq = 2 AND game_id = 2", ())])
+    await store.close()
+
+    service = await open_service(db, dice, clock)
+    assert len(service.by_id) == 2 and CHANNEL + 1 in service.by_channel  # counting and `in` load nothing
+    assert all(table.pending is not None for table in service.by_id.peek_all())
+    (good,) = service.by_id.values()  # each loaded as it is handed out; the one that does not replay left out
+    assert good.channel_id == CHANNEL and good.pending is None and good.state.rolls_this_turn == 1
+    assert service.by_channel.get(CHANNEL + 1) is None and 2 not in service.by_id and len(service.by_channel) == 1
+    await close_service(service)
