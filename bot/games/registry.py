@@ -27,12 +27,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from bot.games.base import Engine, Event
 
 log = logging.getLogger(__name__)
 
+_PACKAGE = __name__.rpartition(".")[0]  # bot.games
 # Modules of this package that are not games (they declare no SPEC and are not imported for the scan).
 _SHARED = {"base", "dice", "parsing", "registry"}
 
@@ -110,14 +112,12 @@ class GameSpec:
 def _scanned() -> tuple[GameSpec, ...]:
     """Every ``SPEC`` in this package. A module that fails to import is logged and left out, so one game's bug
     cannot take the others down (the registry test lists the games that must be there)."""
-    import bot.games as package
-
     found: list[GameSpec] = []
-    for info in pkgutil.iter_modules(package.__path__):
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):  # this package's files (not the package)
         if info.ispkg or info.name.startswith("_") or info.name in _SHARED:
             continue
         try:
-            module = import_module(f"{package.__name__}.{info.name}")
+            module = import_module(f"{_PACKAGE}.{info.name}")
         except Exception:
             log.exception("game module %s failed to import; its game is unavailable", info.name)
             continue
