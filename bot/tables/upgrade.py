@@ -34,10 +34,10 @@ META_ORDER = ("timeouts", "locale", "log", "acted", "seen", "draws", "chosen")  
 _DONE = "SELECT 1 FROM data_upgrades WHERE name = ?"
 _RECORD = "INSERT INTO data_upgrades (name, done_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING"
 _RUNNING = "SELECT id, version, seats, meta, fair FROM games WHERE status = 'running'"
-_LIVE = "SELECT MAX(seq) FROM actions WHERE game_id = ?"
-_LOGGED = (
-    "SELECT seq, seat, action, interaction_id, dice FROM actions WHERE game_id = ? AND seq > ? AND seq <= ?"
-    " ORDER BY seq"
+_LOGGED = "SELECT seq, seat, action, interaction_id, dice FROM actions WHERE game_id = ? AND seq <= ? ORDER BY seq"
+_RECENT = (  # the game's last ``SEEN`` actions, up to the snapshot
+    "SELECT seq, seat, action, interaction_id, dice FROM actions WHERE game_id = ? AND seq <= ?"
+    " AND seq > (SELECT MAX(m.seq) FROM actions m WHERE m.game_id = ?) - ? ORDER BY seq"
 )
 _META = "UPDATE games SET meta = ? WHERE id = ? AND meta = ?"
 _LOBBIES = "SELECT id FROM games WHERE status = 'lobby' AND fair IS NULL"
@@ -69,16 +69,14 @@ async def _metas(store: Store) -> list[Statement]:
         missing = ({"acted", "seen", "draws"} if fair else {"acted", "seen"}) - meta.keys()
         if not missing:
             continue
-        row = await store.fetch_one(_LIVE, (game_id,))
-        live = (row[0] if row is not None else None) or 0
-        window = await store.fetch_all(_LOGGED, (game_id, live - SEEN, version))  # the last SEEN, to the snapshot
+        recent = await store.fetch_all(_RECENT, (game_id, version, game_id, SEEN))
         added: dict[str, Any] = {}
         if "acted" in missing:
-            added["acted"] = _guard(window, [seat["id"] for seat in loads(seats)])
-        if "seen" in missing and (seen := [interaction_key(row[3]) for row in window if row[3]]):
+            added["acted"] = _guard(recent, [seat["id"] for seat in loads(seats)])
+        if "seen" in missing and (seen := [interaction_key(row[3]) for row in recent if row[3]]):
             added["seen"] = seen
         if "draws" in missing:
-            logged = window if live - SEEN < 0 else await store.fetch_all(_LOGGED, (game_id, -1, version))
+            logged = await store.fetch_all(_LOGGED, (game_id, version))
             added["draws"] = sum(count_draws(loads(row[4])) for row in logged if row[4])
         if added:
             statements.append((_META, (_ordered({**meta, **added}), game_id, text)))
