@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
@@ -102,6 +103,27 @@ async def test_a_step_reads_its_own_write_and_commits_with_its_batch(store):
     assert seen == [store.dialect, 1, 1, [(7,), (8,), (9,)]]
     rows = await store.fetch_all("SELECT user_id, dms_closed FROM users ORDER BY user_id")
     assert [tuple(r) for r in rows] == [(7, 0), (8, 0), (9, 0)]
+
+
+async def test_a_read_while_a_batch_is_open_never_sees_its_writes_before_they_commit(store):
+    state = {"open": False, "done": False}
+
+    def step(cursor: Cursor) -> None:
+        cursor.execute("INSERT INTO users (user_id) VALUES (8)")
+        state["open"] = True
+        time.sleep(0.2)  # the batch's transaction stays open meanwhile
+        state["done"] = True
+
+    write = asyncio.ensure_future(store.write([step]))
+    for _ in range(5000):
+        if state["open"]:
+            break
+        await asyncio.sleep(0.001)
+    assert state["open"]
+    ids = [r[0] for r in await store.fetch_all("SELECT user_id FROM users")]
+    assert 8 not in ids or state["done"]  # before the batch (PostgreSQL's readers) or after it (SQLite's queue)
+    await write
+    assert [r[0] for r in await store.fetch_all("SELECT user_id FROM users")] == [8]
 
 
 async def test_a_failing_step_rolls_back_its_write_and_only_its_write(store):
