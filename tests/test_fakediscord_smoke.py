@@ -314,12 +314,12 @@ async def test_deadline_double_ack_unknown_routes_rate_limit_resume() -> None:
             assert len(rec.double_acks) == 1
             assert [c.path for c in fake.unknown_routes] == ["/no/such/route"]
 
-            # The 3 s deadline (made negative so that any answer is late, deterministically): 404/10062
-            fake.interaction_deadline = -1.0
+            # Discord's 3 s deadline (made negative so that any answer is late, deterministically): 404/10062
+            deadline, fake.interaction_deadline = fake.interaction_deadline, -1.0
             late = await fake.slash(world.alice, world.general, "smoke", "late")
             await fake.wait_for_message(world.general, lambda m: m.content == "callback failed")
             assert late.late and not late.acknowledged and log.callback_errors == [(404, 10062)]
-            fake.interaction_deadline = 3.0
+            fake.interaction_deadline = deadline
 
             # Rate limit bookkeeping: 6 channel messages at once violate 5 per 5 s
             spam = await fake.slash(world.alice, world.general, "smoke", "spam", options={"count": 6})

@@ -48,8 +48,8 @@ Behaviour worth knowing:
 * Every wait (``wait_for``, ``record.response()``, ``run_bot``, …) waits for its event, up to ``DEADLINE`` seconds
   (tests/waiting.py: 60, or ``DICETAVERN_TEST_DEADLINE``), which only bounds a real hang; to check that nothing
   more came, wait for ``handlers_done()`` (the bot's commands, events and callbacks ended), never a sleep.
-
-* A callback later than ``interaction_deadline`` (3 s) after dispatch gets 404/10062 (``record.late``);
+* A callback later than ``interaction_deadline`` after dispatch gets 404/10062 (``record.late``): Discord's is 3 s,
+  the fake's ``DEADLINE`` unless a test sets it (a loaded machine is slow, the bot not late);
   a second callback gets 400/40060; both appear in ``problems()``.
 * After a deferred reply (type 5) the first follow-up *replaces* the "thinking" message (as Discord does), so
   ``reply.content`` is that text and ``reply.followups`` stays empty.
