@@ -14,7 +14,7 @@ import aiosqlite
 import asyncpg  # type: ignore[import-untyped]
 
 from bot.store import db
-from bot.store.sqlite import unstarted
+from bot.store.sqlite import open_connection
 
 Batch = list[tuple[Any, ...]]  # rows, as many as one round trip carries
 Types = dict[str, dict[str, str]]  # table -> column -> declared type, in the schema's order
@@ -111,7 +111,7 @@ class SQLiteEnd:
 
     @classmethod
     async def open(cls, path: str) -> SQLiteEnd:
-        return cls(await unstarted(path, isolation_level=None))
+        return cls(await open_connection(path, isolation_level=None))
 
     async def _do(self, sql: str) -> None:
         await self._conn.execute_fetchall(sql)

@@ -49,15 +49,37 @@ def _text(sql: str | SQL) -> str:
     return sql if isinstance(sql, str) else sql.sqlite
 
 
-def unstarted(path: str, **options: Any) -> aiosqlite.Connection:
-    """``aiosqlite.connect(path, **options)`` (to be awaited), with its thread a daemon: a store left open cannot keep
-    the process from exiting (every acknowledged write is committed already). A thread is a daemon when the thread
-    that created it is one, so the connection object is made on a short-lived daemon thread."""
+async def open_connection(
+    path: str, factory: Callable[..., sqlite3.Connection] = sqlite3.Connection, **options: Any
+) -> aiosqlite.Connection:
+    """``await aiosqlite.connect(path, factory=factory, **options)``, with two differences. Its thread is a daemon: a
+    store left open cannot keep the process from exiting (every acknowledged write is committed already); a thread
+    is a daemon when the thread that created it is one, so the connection object is made on a short-lived daemon
+    thread. And a file that cannot be opened raises here after the thread has stopped, with the loop still running
+    (aiosqlite's own failure path leaves its thread to report to the loop later, which may be closed by then and
+    print a thread's traceback beside the one-line error): a stand-in in-memory connection is opened instead and
+    closed at once."""
+    failed: list[sqlite3.Error] = []
+
+    def opening(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        kwargs.pop("factory", None)
+        try:
+            return factory(*args, **kwargs)
+        except sqlite3.Error as error:
+            failed.append(error)
+            return sqlite3.Connection(":memory:")
+
     made: list[aiosqlite.Connection] = []
-    maker = threading.Thread(target=lambda: made.append(aiosqlite.connect(path, **options)), daemon=True)
+    maker = threading.Thread(
+        target=lambda: made.append(aiosqlite.connect(path, factory=opening, **options)), daemon=True
+    )
     maker.start()
     maker.join()
-    return made[0]
+    conn = await made[0]
+    if failed:
+        await conn.close()
+        raise failed[0]
+    return conn
 
 
 class OnThread:
@@ -72,7 +94,6 @@ class OnThread:
 
     def factory(self, *args: Any, **kwargs: Any) -> sqlite3.Connection:
         """sqlite3.connect's ``factory``: the connection aiosqlite opens on its thread, kept for the jobs."""
-        kwargs.pop("factory", None)
         self._raw = sqlite3.Connection(*args, **kwargs)
         return self._raw
 
@@ -122,7 +143,7 @@ async def connect(path: str, synchronous: str = "FULL") -> tuple[aiosqlite.Conne
     foreign keys on, rows as ``sqlite3.Row``, no implicit transactions: the group commit and migrations BEGIN
     themselves), and what runs jobs on its thread."""
     on_thread = OnThread()
-    conn = await unstarted(path, isolation_level=None, factory=on_thread.factory)
+    conn = await open_connection(path, on_thread.factory, isolation_level=None)
     try:
         conn.row_factory = sqlite3.Row
         await conn.execute_fetchall("PRAGMA journal_mode=WAL")
