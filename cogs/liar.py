@@ -6,12 +6,12 @@ The table message offers the smallest legal raise, Liar!, and menus of legal rai
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Literal
 
 import discord
 from discord import app_commands
 
-from bot.games.liars_dice import LiarView
+from bot.games.liars_dice import ENGINE as LIARS_DICE
 from bot.i18n import t
 from bot.languages import discord_choices
 from bot.render.liar import controls
@@ -77,7 +77,7 @@ class Liar(GameCog, group_name="liar", group_description=t("liar.cmd.group")):
         """On your turn, 🎲 My dice also carries the raise controls, so you can bid while looking at your hand."""
         if table.state is None or table.engine.to_act(table.state) != (seat,):
             return None
-        view = cast(LiarView, table.engine.view(table.state, None))  # the table's engine is Liar's Dice
+        view = LIARS_DICE.view(table.state, None)
         return controls_view(table, controls(view), locale)
 
 

@@ -7,12 +7,13 @@ only the legal values.
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Literal
 
 import discord
 from discord import app_commands
 
-from bot.games.mia import MIA, MiaView
+from bot.games.mia import ENGINE as MIA_ENGINE
+from bot.games.mia import MIA
 from bot.i18n import t
 from bot.languages import discord_choices
 from bot.render.mia import player_controls, value_label
@@ -127,7 +128,7 @@ class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
         """The viewer's own legal moves: Peek, Believe & roll / Liar!, Concede / Look, and their claim menu."""
         if table.state is None or not table.running:
             return None
-        view = cast(MiaView, table.engine.view(table.state, seat))  # the table's engine is Mia
+        view = MIA_ENGINE.view(table.state, seat)
         return controls_view(table, player_controls(view, locale), locale)
 
 

@@ -7,13 +7,14 @@ is their roll. Bids are placed in secret and revealed together by the engine.
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Literal
 
 import discord
 from discord import app_commands
 
 from bot.games import Event, IllegalMove
 from bot.games.mythical_dice import DIE_TYPES, MythicView
+from bot.games.mythical_dice import ENGINE as MYTHICAL_DICE
 from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.languages import discord_choices
@@ -124,7 +125,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
 
     def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
         """A menu of bids while this player still has to bid, or of their legal dice on their roll."""
-        view = cast(MythicView, table.engine.view(table.state, seat))  # the table's engine is Mythical Dice
+        view = MYTHICAL_DICE.view(table.state, seat)
         return controls_view(table, render.private_menus(view, locale), locale)
 
     def confirmation(self, table: Table, seat: int, action: str, events: list[Event], locale: str) -> str | None:
@@ -146,7 +147,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             return None
-        return cast(MythicView, table.engine.view(table.state, seat))  # the table's engine is Mythical Dice
+        return MYTHICAL_DICE.view(table.state, seat)
 
     def _die_action(self, interaction: discord.Interaction, text: str) -> str:
         """``play:<die id>`` for what the player typed: a die id (the autocomplete's value) or a die type.

@@ -697,7 +697,7 @@ def test_the_tty_reader_discards_typeahead_and_completes_words(monkeypatch):
     assert calls == ["flush True", "input Your move [1] > "]  # keys typed during the computers' turns are gone
     assert [reader._complete("r", i) for i in range(3)] == ["roll", "rules", None]
     assert reader._complete("H", 0) == "hold"
-    monkeypatch.setattr(terminal_console, "_isatty", lambda stream: True)
+    monkeypatch.setattr(terminal_console, "isatty", lambda stream: True)
     assert isinstance(terminal_console.reader(None, print), terminal.TtyReader)
 
 

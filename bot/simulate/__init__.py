@@ -36,7 +36,7 @@ from bot.simulate.command import (
     parse_levels,
     parse_option,
 )
-from bot.simulate.progress import ProgressBar, _isatty
+from bot.simulate.progress import ProgressBar, isatty
 from bot.simulate.report import UNIT_KEYS, format_report
 from bot.simulate.runner import (
     DEFAULT_LEVELS,
@@ -63,7 +63,7 @@ __all__ = [
     "Chooser",
     "ProgressBar",
     "SimResult",
-    "_isatty",
+    "isatty",
     "add_arguments",
     "add_option_argument",
     "build_parser",

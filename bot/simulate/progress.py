@@ -31,7 +31,7 @@ class ProgressBar:
         self.locale = locale
         self.label = t("simulate.progress_label", locale) if label is None else label
         self.width = width
-        self.enabled = _isatty(self.stream) if enabled is None else enabled
+        self.enabled = isatty(self.stream) if enabled is None else enabled
         self.min_interval = min_interval
         self.clock = clock
         self.start = clock()
@@ -71,7 +71,7 @@ class ProgressBar:
             self.stream.flush()
 
 
-def _isatty(stream: Any) -> bool:
+def isatty(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):

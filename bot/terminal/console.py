@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from bot.simulate import _isatty
+from bot.simulate import isatty
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
@@ -109,7 +109,7 @@ class TtyReader:
 def reader(source: InputFn | TextIO | None, write: OutputFn) -> InputFn:
     """The person's answers: ``source`` as given if it is a function, else read from a stream (stdin if None)."""
     if source is None:
-        if _isatty(sys.stdin):
+        if isatty(sys.stdin):
             return TtyReader()
         source = sys.stdin  # piped: read lines and echo them, so the transcript shows the answers
     if callable(source):
@@ -138,5 +138,5 @@ def writer(sink: OutputFn | TextIO | None) -> tuple[OutputFn, bool]:
         stream.write(text + "\n")
         stream.flush()
 
-    color = _isatty(stream) and "NO_COLOR" not in os.environ
+    color = isatty(stream) and "NO_COLOR" not in os.environ
     return write, color

@@ -13,12 +13,8 @@ BASE = "bot.store.db"  # the Store interface and the group commit
 BACKENDS = {"bot.store.sqlite", "bot.store.postgres", "bot.store", "aiosqlite", "asyncpg", "sqlite3"}
 # ``bot.store`` itself is the factory (it imports both backends); sqlite3/asyncpg/aiosqlite are the drivers.
 
-# Private names imported across modules outside bot/store/, each with the area that owns the importing module:
-# the lead clears these at integration. (importer, what it names) -> owner.
-KNOWN: dict[tuple[str, str], str] = {
-    ("bot.simulate", "bot.simulate.progress._isatty"): "simulation (bot/simulate/)",
-    ("bot.terminal.console", "bot.simulate._isatty"): "terminal (bot/terminal/)",
-}
+# Private names imported across modules that are allowed for now: none. (importer, what it names) -> owner.
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def modules() -> dict[str, Path]:
