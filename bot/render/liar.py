@@ -10,7 +10,6 @@ from functools import lru_cache
 from typing import Any
 
 import bot.i18n as i18n
-from bot.games.base import Action
 from bot.games.liars_dice import LiarView
 from bot.i18n import DEFAULT, SURFACE, t
 from bot.render import DIE_FACES, Control, Menu, dice_text
@@ -81,8 +80,15 @@ def _raises(view: LiarView) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=MEMO_LISTS)
 def _parsed(public: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
-    bids = map(Action.parse, public)
-    return tuple((int(a.args[0]), int(a.args[1])) for a in bids if a.name == "bid")
+    """The bids among the view's encoded actions, ``bid:<quantity>:<face>`` as the controls write them. The engine
+    wrote these texts, so a split is enough: Action.parse's checks are for what a player sends."""
+    bids = []
+    for text in public:
+        name, _, rest = text.partition(":")
+        if name == "bid":
+            quantity, _, face = rest.partition(":")
+            bids.append((int(quantity), int(face)))
+    return tuple(bids)
 
 
 def _menu(name: str, placeholder: str, bids: list[tuple[int, int]], rank: list[tuple[int, int]]) -> Menu | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import Event
-from bot.tables.model import Seat, Table, TableError
+from bot.tables.model import Seat, Table, TableError, require_open
 
 ENTROPY_MAX = 100  # characters of a player's ``seed:`` text
 
@@ -29,12 +29,6 @@ def new_row(table: Table, now: float, fair: str | None) -> dict[str, Any]:
         "now": now,
         "fair": fair,
     }
-
-
-def require_open(table: Table) -> None:
-    """A table closed while this request waited for its lock (or a stale control) is closed, not "started"."""
-    if table.status not in ("lobby", "running"):
-        raise TableError("table_closed")
 
 
 def require_lobby(table: Table) -> None:

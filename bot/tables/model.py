@@ -94,6 +94,12 @@ class Pending:
     tail: list[Any]
 
 
+def require_open(table: Table) -> None:
+    """A table closed while this request waited for its lock (or a stale control) is closed, not "started"."""
+    if table.status not in ("lobby", "running"):
+        raise TableError("table_closed")
+
+
 @dataclass(slots=True)  # no per-table __dict__: ~10k of them stay in memory
 class Table:
     id: int
@@ -133,10 +139,11 @@ class Table:
     dice: Any = field(default=None, repr=False, compare=False)
     fair: FairDice | None = field(default=None, repr=False, compare=False)
     draws: int = 0
+    # The game's engine, looked up once: every move, view and render asks for it.
+    engine: Engine[Any, Any, Any] = field(init=False, repr=False, compare=False)
 
-    @property
-    def engine(self) -> Engine:
-        return get_engine(self.game)
+    def __post_init__(self) -> None:
+        self.engine = get_engine(self.game)
 
     @property
     def running(self) -> bool:

@@ -31,7 +31,7 @@ from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events, timed_out
 from bot.tables.dice import DiceFactory, TableDice
 from bot.tables.lookup import Lookup
-from bot.tables.model import Entry, Seat, Table, TableError, interaction_key
+from bot.tables.model import Entry, Seat, Table, TableError, interaction_key, require_open
 from bot.tables.port import NullPresenter, Presenter
 from bot.tables.retention import Retention, compact_expired, retention_days
 from bot.tables.settings import Settings, SettingsCommands, validate_options
@@ -240,7 +240,7 @@ class TableService(SettingsCommands):
     async def leave(self, channel_id: int, user_id: int) -> Table:
         table = self.table(channel_id)
         async with table.lock:
-            lobby.require_open(table)
+            require_open(table)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_a_player")
@@ -326,7 +326,7 @@ class TableService(SettingsCommands):
     async def cancel(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
         table = self.table(channel_id)
         async with table.lock:
-            lobby.require_open(table)
+            require_open(table)
             if user_id != table.host_id and not is_admin:
                 raise TableError("only_host_or_admin")
             await self._close(table, "cancelled", reason="cancelled")
@@ -385,7 +385,7 @@ class TableService(SettingsCommands):
                 raise TableError("duplicate")
             if seen_version is not None and table.acted.get(user_id, -1) > seen_version:
                 raise TableError("duplicate")
-            lobby.require_open(table)
+            require_open(table)
             if not table.running:
                 raise TableError("not_running")
             seat = table.seat_of(user_id)
