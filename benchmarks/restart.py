@@ -290,7 +290,7 @@ async def main_async(
             "moves in them",
             "deadlines",
             "interaction ids/table",
-            "Store.open s",
+            "open_store s",
             "start() s",
             "start() CPU s",
             "start() range",

@@ -69,7 +69,7 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("game", help="pig, mia, mex, liar or mythic")
+    parser.add_argument("game", help=" or ".join(", ".join(available_games()).rsplit(", ", 1)))
     parser.add_argument("--games", "-n", type=int, default=1000, help="how many games to play (default 1000)")
     parser.add_argument(
         "--players",
