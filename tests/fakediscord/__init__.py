@@ -46,7 +46,7 @@ Recorded: ``fake.messages`` (all), ``channel_messages(ch)``, ``dms(user)``, ``bl
 Behaviour worth knowing:
 
 * Every wait (``wait_for``, ``record.response()``, ``run_bot``, …) waits for its event, up to ``DEADLINE`` seconds
-  (tests/waiting.py: 60, or ``DICETAVERN_TEST_DEADLINE``), which only bounds a real hang; to check that nothing
+  (tests/waiting.py: 120, or ``DICETAVERN_TEST_DEADLINE``), which only bounds a real hang; to check that nothing
   more came, wait for ``handlers_done()`` (the bot's commands, events and callbacks ended), never a sleep.
 * A callback later than ``interaction_deadline`` after dispatch gets 404/10062 (``record.late``): Discord's is 3 s,
   the fake's ``DEADLINE`` unless a test sets it (a loaded machine is slow, the bot not late);
