@@ -12,7 +12,9 @@ import pytest
 
 from bot.client import DiceTavern
 from bot.games.dice import DiceSource, SeededDice
+from cogs.utils import presenter, replies
 from tests.fakediscord import DEFAULT_MEMBER_PERMISSIONS, FakeDiscord, FakeMessage, run_bot
+from tests.waiting import DEADLINE
 
 MANAGE_GUILD = 1 << 5
 
@@ -60,6 +62,16 @@ def new_world(fake: FakeDiscord, db: str, *, guild_locale: str = "en-US", user_l
         ),
         db=db,
     )
+
+
+@pytest.fixture(autouse=True)
+def patient_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot defers an answer whose work takes DEFER_AFTER (2 s) and answers anyway after waiting DEFER_SOON
+    (1.5 s) for the player's DMs: choices by the wall clock, which a loaded machine flips (a join click answered
+    with a deferred update instead of the redrawn lobby). Here both wait as long as the tests do, so an answer's
+    shape depends on the bot, not on the machine; a test of the deferred path sets its own (test_click_path_e2e)."""
+    monkeypatch.setattr(replies, "DEFER_AFTER", DEADLINE / 2)  # cogs/tables.py reads it when the bot loads it
+    monkeypatch.setattr(presenter, "DEFER_SOON", DEADLINE / 4)
 
 
 @pytest.fixture
