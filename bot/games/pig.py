@@ -34,8 +34,8 @@ _SEATS = tuple((seat,) for seat in range(8))  # to_act's answers
 _TURN = tuple(_tuple_new(Event, ("turn", {"player": seat}, None)) for seat in range(8))  # event data is never mutated
 
 
-class PigView(TypedDict):
-    """``Pig.view``: the whole state (Pig hides nothing) plus the viewer and their legal actions."""
+class PigFields(TypedDict):
+    """A Pig state as JSON (``Pig.to_json``)."""
 
     options: dict[str, Any]
     scores: list[int]
@@ -48,6 +48,11 @@ class PigView(TypedDict):
     turns: list[int]
     last_roll: list[int]
     winner: int | None
+
+
+class PigView(PigFields):
+    """``Pig.view``: the whole state (Pig hides nothing) plus the viewer and their legal actions."""
+
     you: int | None
     legal: list[str]  # the viewer's legal actions, encoded; empty for the channel
 
@@ -353,21 +358,8 @@ class Pig(Engine[PigState, PigOptions, PigView]):
         return {seat: self.legal_actions(state, seat) for seat in self.to_act(state)}
 
     def view(self, state: PigState, player: int | None) -> PigView:
-        return {  # Pig hides nothing: the state's fields (to_json's), the viewer and their legal actions
-            "options": state.options.to_dict(),
-            "scores": list(state.scores),
-            "active": list(state.active),
-            "current": state.current,
-            "starter": state.starter,
-            "turn_total": state.turn_total,
-            "rolls_this_turn": state.rolls_this_turn,
-            "must_roll": state.must_roll,
-            "turns": list(state.turns),
-            "last_roll": list(state.last_roll),
-            "winner": state.winner,
-            "you": player,
-            "legal": [a.encode() for a in self.legal_actions(state, player)] if player is not None else [],
-        }
+        legal = [a.encode() for a in self.legal_actions(state, player)] if player is not None else []
+        return PigView(**self._fields(state), you=player, legal=legal)  # Pig hides nothing
 
     def outcome(self, state: PigState) -> Outcome | None:
         if state.winner is None:
@@ -413,6 +405,10 @@ class Pig(Engine[PigState, PigOptions, PigView]):
         return _copy(state)  # nothing is hidden; the copy shares the lists, which no one changes in place
 
     def to_json(self, state: PigState) -> JSON:
+        return dict(self._fields(state))
+
+    @staticmethod
+    def _fields(state: PigState) -> PigFields:
         return {
             "options": state.options.to_dict(),
             "scores": list(state.scores),
