@@ -39,6 +39,9 @@ from bot.store.db import Fence, Store, Write
 from bot.store.sql import SQL, Step
 
 log = logging.getLogger(__name__)
+# aiosqlite logs every call at DEBUG with its arguments: the statements' parameters, so a games row's secret fair-dice
+# seed and the hidden dice in a state. A bot run with DEBUG logging must never write those: its records stop at INFO.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 T = TypeVar("T")
 SYNCHRONOUS = {"full": "FULL", "fast": "NORMAL"}  # durability setting -> SQLite's synchronous pragma

@@ -4,6 +4,7 @@ backend's own settings (SQLite's thread and pragmas, PostgreSQL's migrations and
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import subprocess
 import sys
@@ -178,6 +179,17 @@ async def test_close_lands_every_acknowledged_write_and_then_refuses(database):
         assert (await reopened.fetch_one("SELECT count(*) FROM users"))[0] == 1
     finally:
         await reopened.close()
+
+
+async def test_debug_logging_never_writes_a_statements_parameters(store, caplog):
+    """A bot run at DEBUG must not log what it stores: a games row's fair-dice seed, the hidden dice in a state
+    (aiosqlite logs each call with its arguments at DEBUG unless its logger is held at INFO)."""
+    secret = "5eed" * 16
+    caplog.set_level(logging.DEBUG)
+    await store.write([("INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)", (1, "k", secret))])
+    row = await store.fetch_one("SELECT value FROM guild_settings WHERE value = ?", (secret,))
+    assert row is not None
+    assert secret not in caplog.text
 
 
 def test_a_crash_keeps_every_acknowledged_write(database):
