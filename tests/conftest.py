@@ -1,4 +1,4 @@
-"""Fixtures for every test folder: ``database``, a target for ``Store.open`` on each backend (tests/databases.py).
+"""Fixtures for every test folder: ``database``, a target for ``open_store`` on each backend (tests/databases.py).
 
 The suite runs in parallel (pyproject.toml: ``-n auto``), each pytest-xdist worker a process of its own: a test's
 PostgreSQL schema has a random name (tests/databases.py), the fake Discord listens on a port the system picks,
