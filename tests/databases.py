@@ -66,7 +66,7 @@ async def postgres_schema() -> AsyncIterator[str]:
 
 
 async def database_target(kind: str, folder: Path) -> AsyncIterator[str]:
-    """A target for ``Store.open`` of ``kind`` ("sqlite" or "postgresql"), gone after the generator closes."""
+    """A target for ``open_store`` of ``kind`` ("sqlite" or "postgresql"), gone after the generator closes."""
     if kind == "sqlite":
         yield str(folder / "store.sqlite3")
         return
