@@ -7,25 +7,14 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("bot", "cogs")
+from tests.test_import_graph import modules  # dotted name -> file, for every module of bot/ and cogs/
+
 BASE = "bot.store.db"  # the Store interface and the group commit
 BACKENDS = {"bot.store.sqlite", "bot.store.postgres", "bot.store", "aiosqlite", "asyncpg", "sqlite3"}
 # ``bot.store`` itself is the factory (it imports both backends); sqlite3/asyncpg/aiosqlite are the drivers.
 
 # Private names imported across modules that are allowed for now: none. (importer, what it names) -> owner.
 KNOWN: dict[tuple[str, str], str] = {}
-
-
-def modules() -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            found[".".join(parts)] = path
-    return found
 
 
 def _absolute(name: str, path: Path, node: ast.ImportFrom) -> str:
