@@ -32,8 +32,8 @@ class HighRollState:
     winners: list[int] = field(default_factory=list)  # set once the game is over
 
 
-class HighRollView(TypedDict):
-    """What anyone may know: everything (nothing is hidden), plus the viewer and their legal actions."""
+class HighRollFields(TypedDict):
+    """A High Roll state as JSON (``HighRoll.to_json``)."""
 
     options: dict[str, Any]
     active: list[bool]
@@ -42,6 +42,11 @@ class HighRollView(TypedDict):
     last: list[int]
     round: int
     winners: list[int]
+
+
+class HighRollView(HighRollFields):
+    """What anyone may know: everything (nothing is hidden), plus the viewer and their legal actions."""
+
     current: int | None
     you: int | None
     legal: list[str]
@@ -116,18 +121,8 @@ class HighRoll(Engine[HighRollState, HighRollOptions, HighRollView]):
 
     def view(self, state: HighRollState, player: int | None) -> HighRollView:
         current = self.current(state)
-        return {
-            "options": state.options.to_dict(),
-            "active": list(state.active),
-            "contenders": list(state.contenders),
-            "rolls": list(state.rolls),
-            "last": list(state.last),
-            "round": state.round,
-            "winners": list(state.winners),
-            "current": current,
-            "you": player,
-            "legal": ["roll"] if player is not None and player == current else [],
-        }
+        legal = ["roll"] if player is not None and player == current else []
+        return HighRollView(**self._fields(state), current=current, you=player, legal=legal)
 
     def outcome(self, state: HighRollState) -> Outcome | None:
         if not state.winners:
@@ -148,6 +143,10 @@ class HighRoll(Engine[HighRollState, HighRollOptions, HighRollView]):
         return clone(state)  # nothing is hidden
 
     def to_json(self, state: HighRollState) -> JSON:
+        return dict(self._fields(state))
+
+    @staticmethod
+    def _fields(state: HighRollState) -> HighRollFields:
         return {
             "options": state.options.to_dict(),
             "active": list(state.active),
