@@ -13,6 +13,7 @@ from bot.games import Event, IllegalMove, InvalidOptions
 from bot.games.parsing import QUOTE_LIMIT, clip, quote
 from bot.games.registry import on_change, spec
 from bot.i18n import SURFACE, has, t
+from bot.render import faces
 from bot.tables.model import Table, TableError
 
 log = logging.getLogger(__name__)
@@ -42,8 +43,17 @@ DETAIL_LIMIT = 300
 REFUSAL_LIMIT = 1900
 
 
-def dice_text(faces: list[int] | tuple[int, ...]) -> str:
-    return " ".join(f"{DIE_FACES[f - 1]}{f}" if 1 <= f <= 6 else str(f) for f in faces)
+def die_text(face: int, wild: bool = False) -> str:
+    """One die in text: its application emoji where uploaded (``faces``), else ``⚂3`` (the Unicode face and
+    its number: a screen reader or a small font still tells them apart). ``wild``: Liar's Dice's wild one."""
+    if not 1 <= face <= 6:
+        return str(face)
+    key = "w1" if wild and face == 1 else f"d{face}"
+    return faces.text(key) if faces.loaded(key) else f"{DIE_FACES[face - 1]}{face}"
+
+
+def dice_text(values: list[int] | tuple[int, ...]) -> str:
+    return " ".join(die_text(f) for f in values)
 
 
 def seat_names(table: Table) -> list[str]:
@@ -216,6 +226,7 @@ class Control:
     label: str
     action: str
     style: str = "secondary"  # primary | secondary | success | danger
+    face: str | None = None  # a die face key (``bot.render.faces``): the button's emoji where uploaded
 
 
 @dataclass(frozen=True)
@@ -225,6 +236,7 @@ class Menu:
     name: str
     placeholder: str
     options: tuple[tuple[str, str], ...]
+    faces: tuple[str | None, ...] = ()  # per option, a die face key for its emoji (``bot.render.faces``), or None
 
 
 def controls(table: Table) -> list[Control | Menu]:
@@ -241,7 +253,7 @@ def controls(table: Table) -> list[Control | Menu]:
         return []
     cache = _state_cache(table)
     # Controls name catalog keys, but a menu's options may be text already written (a bid), hence the key.
-    key = (SURFACE.get(), i18n.generation(), game_module(table.game))
+    key = (SURFACE.get(), i18n.generation(), faces.generation(), game_module(table.game))
     if cache.controls is None or cache.controls[0] != key:
         cache.controls = (key, tuple(game_module(table.game).controls(_public_view(table, cache))))
         _release_view(cache)
@@ -308,7 +320,7 @@ def _release_view(cache: RenderCache) -> None:
 
 
 def _text_key(table: Table, names: list[str], locale: str) -> tuple[Any, ...]:
-    return (locale, SURFACE.get(), i18n.generation(), game_module(table.game), tuple(names))
+    return (locale, SURFACE.get(), i18n.generation(), faces.generation(), game_module(table.game), tuple(names))
 
 
 def _body(table: Table, names: list[str], locale: str) -> list[str]:
