@@ -294,6 +294,10 @@ class DiceTavern(commands.Bot):
         except discord.HTTPException as error:
             log.warning(t("cli.commands_unknown", error=error))
             return
+        except RuntimeError:
+            if self.is_closed():
+                return  # a shutdown (SIGTERM) closed the HTTP session while this check was on its way: nothing to say
+            raise
         if not registered:
             log.warning(t("cli.no_commands"))
 
