@@ -79,6 +79,7 @@ from .models import (
     EPHEMERAL,
     IS_COMPONENTS_V2,
     LOADING,
+    V2_TYPES,
     CallbackRecord,
     CommandUnavailable,
     ComponentUnavailable,
@@ -94,7 +95,14 @@ from .models import (
     RateLimitViolation,
     Reply,
     RestCall,
+    components_text,
+    control_texts,
+    display_length,
+    iter_components,
+    message_text,
+    text_displays,
 )
+from .rest import MAX_V2_COMPONENTS, MAX_V2_TEXT, validate_message_body
 from .runner import BotStartError, handlers_done, leftover_tasks, run_bot, start_bot, stop_bot
 from .server import ClientPatch, FakeDiscord
 
@@ -104,7 +112,10 @@ __all__ = [
     "EPHEMERAL",
     "IS_COMPONENTS_V2",
     "LOADING",
+    "MAX_V2_COMPONENTS",
+    "MAX_V2_TEXT",
     "OPTION_TYPES",
+    "V2_TYPES",
     "BotStartError",
     "CallbackRecord",
     "ClientPatch",
@@ -124,9 +135,16 @@ __all__ = [
     "RateLimitViolation",
     "Reply",
     "RestCall",
+    "components_text",
+    "control_texts",
+    "display_length",
     "handlers_done",
+    "iter_components",
     "leftover_tasks",
+    "message_text",
     "run_bot",
     "start_bot",
     "stop_bot",
+    "text_displays",
+    "validate_message_body",
 ]

@@ -43,7 +43,14 @@ __all__ = [
     "RateLimitViolation",
     "InteractionRecord",
     "Reply",
+    "V2_TYPES",
     "iter_components",
+    "text_displays",
+    "components_text",
+    "control_texts",
+    "message_text",
+    "display_length",
+    "error_lines",
     "utcnow_iso",
 ]
 
@@ -315,7 +322,8 @@ class FakeGuild:
 
 
 def iter_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Depth-first walk over a component tree (action rows, containers, sections, labels, accessories)."""
+    """Depth-first walk over a component tree in document order (action rows, containers, sections with their
+    text displays before the accessory, labels): every component Discord counts towards a message's 40."""
     for comp in components:
         yield comp
         for key in ("components",):
@@ -328,9 +336,155 @@ def iter_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]
                 yield from iter_components([child])
 
 
+#: Component types that exist only with the IS_COMPONENTS_V2 flag (section, text display, thumbnail, media gallery,
+#: file, separator, container).
+V2_TYPES = frozenset({9, 10, 11, 12, 13, 14, 17})
+
+
+def text_displays(components: list[dict[str, Any]]) -> list[str]:
+    """Every TextDisplay's ``content`` in document order (inside containers and sections too)."""
+    return [str(c.get("content") or "") for c in iter_components(components) if c.get("type") == 10]
+
+
+def components_text(components: list[dict[str, Any]]) -> str:
+    """The prose a components payload shows: its TextDisplays' contents, newline separated, in document order.
+
+    The same function reads a stored message (``FakeMessage.text``) and a payload built locally
+    (``components_text(view.to_components())``), so a test can compare the two."""
+    return "\n".join(t for t in text_displays(components) if t)
+
+
+def display_length(components: list[dict[str, Any]]) -> int:
+    """The characters counted against a V2 message's 4,000: the TextDisplays' contents, as discord.py's
+    ``LayoutView.content_length`` counts them (labels, placeholders and options do not count)."""
+    return sum(len(t) for t in text_displays(components))
+
+
+def control_texts(components: list[dict[str, Any]]) -> list[str]:
+    """What the controls show besides prose: button labels, select placeholders, option labels and descriptions,
+    media descriptions (alt text), in document order."""
+    out: list[str] = []
+    for comp in iter_components(components):
+        for key in ("label", "placeholder", "description"):
+            if comp.get(key):
+                out.append(str(comp[key]))
+        for option in comp.get("options") or []:
+            out += [str(option[key]) for key in ("label", "description") if option.get(key)]
+        for item in comp.get("items") or []:
+            if isinstance(item, dict) and item.get("description"):
+                out.append(str(item["description"]))
+    return out
+
+
+def message_text(content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]]) -> str:
+    """Content, every embed's title/description/fields/footer, then every TextDisplay (newline separated)."""
+    parts = [content] if content else []
+    for emb in embeds:
+        for key in ("title", "description"):
+            if emb.get(key):
+                parts.append(str(emb[key]))
+        for fld in emb.get("fields", []):
+            parts.append(f"{fld.get('name', '')}: {fld.get('value', '')}")
+        footer = emb.get("footer") or {}
+        if footer.get("text"):
+            parts.append(str(footer["text"]))
+    parts += [t for t in text_displays(components) if t]
+    return "\n".join(parts)
+
+
+def error_lines(errors: dict[str, Any], path: str = "") -> list[str]:
+    """Discord's nested ``errors`` object as ``path: CODE message`` lines (for problem reports)."""
+    out: list[str] = []
+    for key, value in errors.items():
+        if key == "_errors" and isinstance(value, list):
+            out += [f"{path or '(body)'}: {e.get('code')} {e.get('message')}" for e in value if isinstance(e, dict)]
+        elif isinstance(value, dict):
+            out += error_lines(value, f"{path}.{key}" if path else str(key))
+    return out
+
+
+class _Shown:
+    """Readers shared by a message and each of its versions (its ``content``/``embeds``/``components``/``flags``)."""
+
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    flags: int
+
+    @property
+    def is_v2(self) -> bool:
+        """The message has the IS_COMPONENTS_V2 flag (content and embeds off, layout components on)."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
+    @property
+    def text(self) -> str:
+        """Content, every embed's title/description/fields/footer and every TextDisplay, newline separated."""
+        return message_text(self.content, self.embeds, self.components)
+
+    @property
+    def all_text(self) -> str:
+        """``text`` and what the controls show (labels, placeholders, options, alt text): all a user can read."""
+        return "\n".join(t for t in (self.text, *control_texts(self.components)) if t)
+
+    def text_displays(self) -> list[str]:
+        """Every TextDisplay's content in document order."""
+        return text_displays(self.components)
+
+    @property
+    def display_length(self) -> int:
+        """Characters counted against the V2 limit of 4,000 (the TextDisplays' contents)."""
+        return display_length(self.components)
+
+    @property
+    def component_count(self) -> int:
+        """Components counted against the V2 limit of 40 (every nested one: rows, their buttons, accessories)."""
+        return sum(1 for _ in iter_components(self.components))
+
+    def containers(self) -> list[dict[str, Any]]:
+        return [c for c in iter_components(self.components) if c.get("type") == 17]
+
+    @property
+    def accent_color(self) -> int | None:
+        """The first container's ``accent_color`` (None without a container or without a colour)."""
+        first = next(iter(self.containers()), None)
+        return None if first is None else first.get("accent_color")
+
+    def all_components(self) -> list[dict[str, Any]]:
+        return list(iter_components(self.components))
+
+    def find_component(self, custom_id: str) -> dict[str, Any] | None:
+        for comp in iter_components(self.components):
+            if comp.get("custom_id") == custom_id:
+                return comp
+        return None
+
+    def custom_ids(self) -> list[str]:
+        """Every control's custom_id in document order (nested in containers, rows and section accessories)."""
+        return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in iter_components(self.components) if c.get("type") == 2]
+
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in iter_components(self.components) if c.get("type") in (3, 5, 6, 7, 8)]
+
+    def controls(self) -> list[dict[str, Any]]:
+        """Buttons and selects in document order."""
+        return [c for c in iter_components(self.components) if c.get("type") in (2, 3, 5, 6, 7, 8)]
+
+    def button(self, label: str) -> dict[str, Any]:
+        """The button whose label is ``label`` (KeyError if absent)."""
+        for b in self.buttons():
+            if b.get("label") == label:
+                return b
+        labels = [b.get("label") for b in self.buttons()]
+        raise KeyError(f"no button labelled {label!r}; labels: {labels}")
+
+
 @dataclass(frozen=True)
-class MessageVersion:
-    """One state of a message (the first is the creation, every edit appends one)."""
+class MessageVersion(_Shown):
+    """One state of a message (the first is the creation, every edit appends one); reads like a message
+    (``text``, ``all_text``, ``is_v2``, ``custom_ids()``, ``text_displays()``, …)."""
 
     content: str
     embeds: list[dict[str, Any]]
@@ -344,7 +498,7 @@ MessageKind = Literal["channel", "interaction_response", "followup"]
 
 
 @dataclass(eq=False)
-class FakeMessage:
+class FakeMessage(_Shown):
     """A message the bot sent: channel message, DM, interaction response or follow-up.
 
     ``history`` keeps every version (``history[0]`` = as created); ``content``/``embeds``/``components`` are current.
@@ -387,47 +541,7 @@ class FakeMessage:
     def edits(self) -> int:
         return max(0, len(self.history) - 1)
 
-    @property
-    def text(self) -> str:
-        """Content plus every embed's title/description/fields/footer, newline separated (handy for assertions)."""
-        parts = [self.content] if self.content else []
-        for emb in self.embeds:
-            for key in ("title", "description"):
-                if emb.get(key):
-                    parts.append(str(emb[key]))
-            for fld in emb.get("fields", []):
-                parts.append(f"{fld.get('name', '')}: {fld.get('value', '')}")
-            footer = emb.get("footer") or {}
-            if footer.get("text"):
-                parts.append(str(footer["text"]))
-        for comp in iter_components(self.components):
-            if comp.get("type") == 10 and comp.get("content"):  # components v2 text display
-                parts.append(str(comp["content"]))
-        return "\n".join(parts)
-
-    # -- components ------------------------------------------------------------------------------------------------
-    def all_components(self) -> list[dict[str, Any]]:
-        return list(iter_components(self.components))
-
-    def find_component(self, custom_id: str) -> dict[str, Any] | None:
-        for comp in iter_components(self.components):
-            if comp.get("custom_id") == custom_id:
-                return comp
-        return None
-
-    def custom_ids(self) -> list[str]:
-        return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]
-
-    def buttons(self) -> list[dict[str, Any]]:
-        return [c for c in iter_components(self.components) if c.get("type") == 2]
-
-    def button(self, label: str) -> dict[str, Any]:
-        """The button whose label is ``label`` (KeyError if absent)."""
-        for b in self.buttons():
-            if b.get("label") == label:
-                return b
-        labels = [b.get("label") for b in self.buttons()]
-        raise KeyError(f"no button labelled {label!r} on message {self.id}; labels: {labels}")
+    # reading (text, all_text, is_v2, text_displays(), custom_ids(), buttons(), …): see _Shown
 
     # -- wire format -----------------------------------------------------------------------------------------------
     def snapshot(self, via: str) -> None:
@@ -511,6 +625,7 @@ class RestCall:
     body: Any = None
     status: int = 0
     error_code: int | None = None
+    errors: dict[str, Any] | None = None  # a 400's Discord ``errors`` object (why the body was refused)
 
     def __repr__(self) -> str:
         return f"<RestCall #{self.seq} {self.method} {self.path} -> {self.status}>"
@@ -525,6 +640,7 @@ class CallbackRecord:
     at: float
     status: int
     error_code: int | None = None
+    errors: dict[str, Any] | None = None  # a 400's Discord ``errors`` object (why the body was refused)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -21,17 +21,30 @@ from .models import (
     FakeMessage,
     InteractionRecord,
     RestCall,
+    display_length,
     iter_components,
 )
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
-__all__ = ["API_PREFIX", "ALLOWED_CALLBACKS", "build_app", "json_response", "discord_error", "validate_message_body"]
+__all__ = [
+    "API_PREFIX",
+    "ALLOWED_CALLBACKS",
+    "MAX_V2_COMPONENTS",
+    "MAX_V2_TEXT",
+    "build_app",
+    "json_response",
+    "discord_error",
+    "drops_components_v2",
+    "known_emoji_ids",
+    "validate_message_body",
+]
 
 API_PREFIX = "/api/v10"
 BODY: web.RequestKey[Any] = web.RequestKey("fakediscord_body")
 DISCORD_CODE: web.ResponseKey[int] = web.ResponseKey("fakediscord_code")
+DISCORD_ERRORS: web.ResponseKey[dict[str, Any]] = web.ResponseKey("fakediscord_errors")
 FILES: web.RequestKey[list[dict[str, Any]]] = web.RequestKey("fakediscord_files")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -64,6 +77,8 @@ def discord_error(status: int, code: int, message: str, errors: dict[str, Any] |
         body["errors"] = errors
     resp = json_response(body, status)
     resp[DISCORD_CODE] = code  # read by the logging middleware
+    if errors:
+        resp[DISCORD_ERRORS] = errors  # why: shown by problems()
     return resp
 
 
@@ -83,18 +98,334 @@ def _merge(into: dict[str, Any], other: dict[str, Any]) -> None:
             into[key] = value
 
 
-def validate_message_body(body: dict[str, Any], *, creating: bool, has_files: bool = False) -> dict[str, Any]:
-    """Discord's message limits; returns a (possibly empty) ``errors`` dict in Discord's format."""
+# Limits checked in Discord's developer docs (components/reference.mdx, resources/message.mdx, resources/webhook.mdx).
+MAX_V2_COMPONENTS = 40  # every component of an IS_COMPONENTS_V2 message, nested ones included
+MAX_V2_TEXT = 4000  # characters across all TextDisplay contents (discord.py: LayoutView.content_length)
+_SELECTS = frozenset({3, 5, 6, 7, 8})
+_ROW_CHILDREN = frozenset({2}) | _SELECTS
+_V2_TOP = frozenset({1, 9, 10, 12, 13, 14, 17})
+_CONTAINER_CHILDREN = frozenset({1, 9, 10, 12, 13, 14})
+_SECTION_ACCESSORIES = frozenset({2, 11})
+_LEGACY_TOP = frozenset({1})
+
+
+def _embeds_of(body: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(body.get("embeds") or ([body["embed"]] if body.get("embed") else []))
+
+
+def drops_components_v2(body: dict[str, Any], current: FakeMessage | None) -> bool:
+    """An edit of a V2 message that sends ``flags`` without IS_COMPONENTS_V2 (the flag cannot be removed)."""
+    flags = body.get("flags")
+    return current is not None and current.is_v2 and flags is not None and not int(flags) & IS_COMPONENTS_V2
+
+
+class _TreeCheck:
+    """Validates a component tree the way Discord does for the message's mode (V2 or legacy action rows)."""
+
+    def __init__(
+        self,
+        err: Callable[[str, str, str], None],
+        *,
+        v2: bool,
+        has_files: bool,
+        emoji_ids: Collection[str] | None,
+    ) -> None:
+        self.err = err
+        self.v2 = v2
+        self.has_files = has_files
+        self.emoji_ids = emoji_ids
+        self.custom_ids: set[str] = set()
+        self.ids: set[int] = set()
+
+    def tree(self, components: Any) -> None:
+        if not isinstance(components, list):
+            self.err("components", "BASE_TYPE_BAD_TYPE", "Must be an array.")
+            return
+        if self.v2:
+            total = sum(1 for _ in iter_components(components))
+            if total > MAX_V2_COMPONENTS:
+                self.err(
+                    "components",
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_V2_COMPONENTS} or fewer in length (every nested component counts: {total}).",
+                )
+            chars = display_length(components)
+            if chars > MAX_V2_TEXT:
+                self.err(
+                    "components",
+                    "MAX_TEXT_DISPLAY_LENGTH_EXCEEDED",
+                    f"The text displays hold {chars} characters; a message allows {MAX_V2_TEXT}.",
+                )
+        elif len(components) > 5:
+            self.err("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+        allowed = _V2_TOP if self.v2 else _LEGACY_TOP
+        for i, comp in enumerate(components):
+            self.component(comp, f"components.{i}", allowed)
+
+    # -- one component ---------------------------------------------------------------------------------------------
+    def component(self, comp: Any, path: str, allowed: frozenset[int]) -> None:
+        if not isinstance(comp, dict):
+            self.err(path, "BASE_TYPE_BAD_TYPE", "Must be an object.")
+            return
+        ctype = comp.get("type")
+        if ctype not in allowed:
+            self.err(
+                f"{path}.type", "UNION_TYPE_CHOICES", f'Value of field "type" must be one of {tuple(sorted(allowed))}.'
+            )
+            return
+        self._id(comp, path)
+        if ctype == 1:
+            self._row(comp, path)
+        elif ctype == 2:
+            self._button(comp, path)
+        elif ctype in _SELECTS:
+            self._select(comp, path)
+        elif ctype == 9:
+            self._section(comp, path)
+        elif ctype == 10:
+            if not isinstance(comp.get("content"), str) or not comp["content"]:
+                self.err(f"{path}.content", "BASE_TYPE_REQUIRED", "This field is required (a non-empty string).")
+        elif ctype == 11:
+            self._media(comp.get("media"), f"{path}.media")
+            self._max_len(comp, "description", 1024, path)
+        elif ctype == 12:
+            items = comp.get("items")
+            if not isinstance(items, list) or not 1 <= len(items) <= 10:
+                self.err(f"{path}.items", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10 in length.")
+            for j, item in enumerate(items if isinstance(items, list) else []):
+                self._media(item.get("media") if isinstance(item, dict) else None, f"{path}.items.{j}.media")
+                if isinstance(item, dict):
+                    self._max_len(item, "description", 1024, f"{path}.items.{j}")
+        elif ctype == 13:
+            url = str((comp.get("file") or {}).get("url") or "")
+            if not (url.startswith("attachment://") and self.has_files):
+                self.err(f"{path}.file", "COMPONENT_FILE_INVALID", "A file component shows a file uploaded with it.")
+        elif ctype == 14:
+            if comp.get("spacing") not in (None, 1, 2):
+                self.err(f"{path}.spacing", "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
+            if comp.get("divider") not in (None, True, False):
+                self.err(f"{path}.divider", "BASE_TYPE_BAD_TYPE", "Must be a boolean.")
+        elif ctype == 17:
+            self._container(comp, path)
+
+    def _id(self, comp: dict[str, Any], path: str) -> None:
+        cid = comp.get("id")
+        if cid is None:
+            return
+        if isinstance(cid, bool) or not isinstance(cid, int) or not 0 <= cid < 2**31:
+            self.err(f"{path}.id", "NUMBER_TYPE_MAX", "Must be a 32-bit integer.")
+        elif cid:  # 0 means "let Discord pick"
+            if cid in self.ids:
+                self.err(f"{path}.id", "COMPONENT_ID_DUPLICATED", f"Component id {cid} cannot be duplicated.")
+            self.ids.add(cid)
+
+    def _custom_id(self, comp: dict[str, Any], path: str) -> None:
+        cid = comp.get("custom_id")
+        if not isinstance(cid, str) or not 1 <= len(cid) <= 100:
+            self.err(f"{path}.custom_id", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+            return
+        if cid in self.custom_ids:
+            self.err(
+                f"{path}.custom_id",
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+                f"Component custom id {cid!r} cannot be duplicated",
+            )
+        self.custom_ids.add(cid)
+
+    def _max_len(self, obj: dict[str, Any], key: str, limit: int, path: str) -> None:
+        value = obj.get(key)
+        if value is not None and len(str(value)) > limit:
+            self.err(f"{path}.{key}", "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+    def _emoji(self, emoji: Any, path: str) -> None:
+        if emoji is None:
+            return
+        if not isinstance(emoji, dict) or not (emoji.get("id") or emoji.get("name")):
+            self.err(path, "COMPONENT_INVALID_EMOJI", "Invalid emoji (an object with an id or a name).")
+            return
+        eid = emoji.get("id")
+        if eid is None:
+            return
+        if not str(eid).isdigit():
+            self.err(f"{path}.id", "NUMBER_TYPE_COERCE", f"Value {eid!r} is not snowflake.")
+        elif self.emoji_ids is not None and str(eid) not in self.emoji_ids:
+            self.err(path, "COMPONENT_INVALID_EMOJI", f"Invalid emoji: {eid} is not an emoji this application can use.")
+
+    def _row(self, comp: dict[str, Any], path: str) -> None:
+        children = comp.get("components")
+        if not isinstance(children, list) or not children:
+            self.err(f"{path}.components", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+            return
+        for j, child in enumerate(children):
+            self.component(child, f"{path}.components.{j}", _ROW_CHILDREN)
+        types = [c.get("type") for c in children if isinstance(c, dict)]
+        selects = sum(1 for t in types if t in _SELECTS)
+        if len(children) > 5 or (selects and len(children) > 1):
+            # a select takes the row's whole width: a row holds 1-5 buttons or exactly one select
+            self.err(
+                f"{path}.components",
+                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                "The specified component exceeds the maximum width",
+            )
+
+    def _button(self, comp: dict[str, Any], path: str) -> None:
+        style = comp.get("style")
+        if style not in (1, 2, 3, 4, 5, 6):
+            self.err(f"{path}.style", "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3, 4, 5, 6).")
+            return
+        self._max_len(comp, "label", 80, path)
+        if style == 5:  # link
+            url = comp.get("url")
+            if not isinstance(url, str) or not url or len(url) > 512:
+                self.err(f"{path}.url", "BASE_TYPE_REQUIRED", "A link button needs a url (at most 512 characters).")
+            if "custom_id" in comp and comp["custom_id"] is not None:
+                self.err(
+                    f"{path}.custom_id", "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED", "A link button has no custom_id."
+                )
+        elif style == 6:  # premium
+            if not comp.get("sku_id"):
+                self.err(f"{path}.sku_id", "BASE_TYPE_REQUIRED", "A premium button needs a sku_id.")
+            for key in ("custom_id", "label", "url", "emoji"):
+                if comp.get(key) is not None:
+                    self.err(
+                        f"{path}.{key}", "BUTTON_COMPONENT_PREMIUM_FIELD_NOT_ALLOWED", f"A premium button has no {key}."
+                    )
+            return
+        else:
+            self._custom_id(comp, path)
+            if comp.get("url") is not None:
+                self.err(f"{path}.url", "BUTTON_COMPONENT_URL_NOT_ALLOWED", "Only a link button has a url.")
+        if not comp.get("label") and not comp.get("emoji"):
+            self.err(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button needs a label or an emoji.")
+        self._emoji(comp.get("emoji"), f"{path}.emoji")
+
+    def _select(self, comp: dict[str, Any], path: str) -> None:
+        self._custom_id(comp, path)
+        self._max_len(comp, "placeholder", 150, path)
+        lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+        lo = 1 if lo is None else lo
+        hi = 1 if hi is None else hi
+        if not isinstance(lo, int) or not 0 <= lo <= 25:
+            self.err(f"{path}.min_values", "NUMBER_TYPE_MAX", "Must be between 0 and 25.")
+        if not isinstance(hi, int) or not 1 <= hi <= 25:
+            self.err(f"{path}.max_values", "NUMBER_TYPE_MAX", "Must be between 1 and 25.")
+        if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+            self.err(
+                f"{path}.min_values",
+                "SELECT_COMPONENT_MIN_VALUES_ABOVE_MAX",
+                "Must be less than or equal to max_values.",
+            )
+        if comp.get("type") != 3:
+            return
+        options = comp.get("options")
+        if not isinstance(options, list) or not 1 <= len(options) <= 25:
+            self.err(f"{path}.options", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
+            return
+        if isinstance(hi, int) and hi > len(options):
+            self.err(f"{path}.max_values", "NUMBER_TYPE_MAX", f"Must be less than or equal to {len(options)}.")
+        values: set[str] = set()
+        for j, option in enumerate(options):
+            opath = f"{path}.options.{j}"
+            if not isinstance(option, dict):
+                self.err(opath, "BASE_TYPE_BAD_TYPE", "Must be an object.")
+                continue
+            for key in ("label", "value"):
+                text = option.get(key)
+                if not isinstance(text, str) or not 1 <= len(text) <= 100:
+                    self.err(f"{opath}.{key}", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+            self._max_len(option, "description", 100, opath)
+            value = option.get("value")
+            if isinstance(value, str):
+                if value in values:
+                    self.err(
+                        f"{opath}.value",
+                        "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                        f"Option value {value!r} is duplicated",
+                    )
+                values.add(value)
+            self._emoji(option.get("emoji"), f"{opath}.emoji")
+
+    def _section(self, comp: dict[str, Any], path: str) -> None:
+        children = comp.get("components")
+        if not isinstance(children, list) or not 1 <= len(children) <= 3:
+            self.err(f"{path}.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 3 in length.")
+        for j, child in enumerate(children if isinstance(children, list) else []):
+            self.component(child, f"{path}.components.{j}", frozenset({10}))
+        accessory = comp.get("accessory")
+        if accessory is None:
+            self.err(f"{path}.accessory", "BASE_TYPE_REQUIRED", "This field is required")
+        else:
+            self.component(accessory, f"{path}.accessory", _SECTION_ACCESSORIES)
+
+    def _container(self, comp: dict[str, Any], path: str) -> None:
+        children = comp.get("components")
+        if not isinstance(children, list) or not children:
+            self.err(f"{path}.components", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+        for j, child in enumerate(children if isinstance(children, list) else []):
+            self.component(child, f"{path}.components.{j}", _CONTAINER_CHILDREN)
+        colour = comp.get("accent_color")
+        if colour is not None and (
+            isinstance(colour, bool) or not isinstance(colour, int) or not 0 <= colour <= 0xFFFFFF
+        ):
+            self.err(f"{path}.accent_color", "NUMBER_TYPE_MAX", "Must be an RGB integer from 0x000000 to 0xFFFFFF.")
+        if comp.get("spoiler") not in (None, True, False):
+            self.err(f"{path}.spoiler", "BASE_TYPE_BAD_TYPE", "Must be a boolean.")
+
+    def _media(self, media: Any, path: str) -> None:
+        if not isinstance(media, dict) or not isinstance(media.get("url"), str) or not media["url"]:
+            self.err(f"{path}.url", "BASE_TYPE_REQUIRED", "This field is required")
+
+
+def known_emoji_ids(fake: object) -> set[str] | None:
+    """The custom emoji ids the application may put on buttons and options: those in ``fake.app_emojis`` (the
+    application's emojis, a mapping keyed by id or a collection of emoji objects/dicts with an ``id``);
+    None while the fake keeps no application emojis (then any snowflake passes)."""
+    emojis = getattr(fake, "app_emojis", None)
+    if emojis is None:
+        return None
+    found: set[str] = set()
+    entries: Iterable[Any] = emojis.values() if isinstance(emojis, Mapping) else emojis
+    if isinstance(emojis, Mapping):
+        found |= {str(key) for key in emojis if str(key).isdigit()}
+    for entry in entries:
+        eid = entry.get("id") if isinstance(entry, Mapping) else getattr(entry, "id", entry)
+        if eid is not None and str(eid).isdigit():
+            found.add(str(eid))
+    return found
+
+
+def validate_message_body(
+    body: dict[str, Any],
+    *,
+    creating: bool,
+    has_files: bool = False,
+    current: FakeMessage | None = None,
+    emoji_ids: Collection[str] | None = None,
+) -> dict[str, Any]:
+    """Discord's checks of a message create or edit; returns a (possibly empty) ``errors`` dict in Discord's format.
+
+    What is validated is the message as it will be: for an edit (``current`` = the message edited) the fields
+    the body leaves out keep their current values. It is a V2 message if the body sets IS_COMPONENTS_V2 or the
+    message already had it (the flag cannot be removed): then content and embeds must be empty, so an edit that
+    adds the flag must clear them in the same request, and no poll or stickers. Otherwise only action rows at
+    the top level (at most 5). ``emoji_ids``: the custom emojis the application may use (None: any snowflake).
+    """
     errors: dict[str, Any] = {}
 
     def err(path: str, code: str, message: str) -> None:
         _merge(errors, _field_error(path, code, message))
 
-    flags = int(body.get("flags") or 0)
-    v2 = bool(flags & IS_COMPONENTS_V2)
-    content = body.get("content") or ""
-    embeds = body.get("embeds") or ([body["embed"]] if body.get("embed") else [])
-    components = body.get("components") or []
+    sent_flags = int(body.get("flags") or 0)
+    editing = not creating and current is not None
+    keeps_v2 = editing and current is not None and current.is_v2
+    v2 = bool(sent_flags & IS_COMPONENTS_V2) or keeps_v2
+    content = str(body.get("content") or "")
+    embeds = _embeds_of(body)
+    components: Any = body.get("components") or []
+    if editing and current is not None:  # what the body leaves out stays as it is
+        content = content if "content" in body else current.content
+        embeds = embeds if "embeds" in body or "embed" in body else current.embeds
+        components = components if "components" in body else current.components
     if len(content) > 2000:
         err("content", "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
     if len(embeds) > 10:
@@ -108,40 +439,34 @@ def validate_message_body(body: dict[str, Any], *, creating: bool, has_files: bo
     if total > 6000:
         err("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
     if v2:
-        if content or embeds:
-            err("content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "content/embeds not allowed with v2")
-        if len(list(iter_components(components))) > 40:
-            err("components", "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in length.")
-    else:
-        if len(components) > 5:
-            err("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
-        for i, row in enumerate(components):
-            if row.get("type") != 1:
-                err(f"components.{i}.type", "COMPONENT_LAYOUT_INVALID", "Top-level components must be action rows")
-                continue
-            children = row.get("components") or []
-            if not children:
-                err(f"components.{i}.components", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
-            selects = [c for c in children if c.get("type") in (3, 5, 6, 7, 8)]
-            if len(children) > 5 or (selects and len(children) > 1):
+        kept = " (the edit keeps the message's current one: clear it in the edit that sets IS_COMPONENTS_V2)"
+        if content:
+            why = "" if "content" in body else kept
+            err(
+                "content",
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                f"content is not allowed with IS_COMPONENTS_V2{why}",
+            )
+        if embeds:
+            why = "" if "embeds" in body or "embed" in body else kept
+            err(
+                "embeds",
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                f"embeds are not allowed with IS_COMPONENTS_V2{why}",
+            )
+        for key in ("sticker_ids", "poll"):
+            if body.get(key):
                 err(
-                    f"components.{i}.components",
-                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                    "The specified component exceeds the maximum width",
+                    key,
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    f"{key} is not allowed with IS_COMPONENTS_V2",
                 )
-    seen: set[str] = set()
-    for comp in iter_components(components):
-        cid = comp.get("custom_id")
-        if cid is not None:
-            if not 1 <= len(cid) <= 100:
-                err("components", "BASE_TYPE_BAD_LENGTH", f"custom_id {cid!r} must be between 1 and 100 in length.")
-            if cid in seen:
-                err("components", "COMPONENT_CUSTOM_ID_DUPLICATED", f"Component custom id {cid!r} cannot be duplicated")
-            seen.add(cid)
-        if comp.get("type") == 2 and len(str(comp.get("label") or "")) > 80:
-            err("components", "BASE_TYPE_MAX_LENGTH", "Button label must be 80 or fewer in length.")
-        if comp.get("type") == 3 and len(comp.get("options") or []) > 25:
-            err("components", "BASE_TYPE_MAX_LENGTH", "Select options must be 25 or fewer in length.")
+    if drops_components_v2(body, current):
+        # Discord then reads the components as legacy ones (a V2 type gets UNION_TYPE_CHOICES, as Discord.Net
+        # users report); the flag itself stays (the docs: it can only be set; see drops_components_v2's callers)
+        _TreeCheck(err, v2=False, has_files=has_files, emoji_ids=emoji_ids).tree(body.get("components") or [])
+    with_files = has_files or bool(editing and current is not None and current.attachments)
+    _TreeCheck(err, v2=v2, has_files=with_files, emoji_ids=emoji_ids).tree(components)
     if (
         creating
         and not errors
@@ -224,6 +549,7 @@ def _make_middleware(fake: FakeDiscord) -> Any:
         call.status = response.status
         code = response.get(DISCORD_CODE)
         call.error_code = int(code) if code is not None else None
+        call.errors = response.get(DISCORD_ERRORS)
         fake._notify()
         return response
 
@@ -247,6 +573,26 @@ class RestApi:
 
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
+
+    def _validate(
+        self, body: dict[str, Any], request: web.Request, *, creating: bool, current: FakeMessage | None = None
+    ) -> dict[str, Any]:
+        """``validate_message_body`` for this request; notes an ignored attempt to remove IS_COMPONENTS_V2."""
+        errors = validate_message_body(
+            body,
+            creating=creating,
+            has_files=bool(request[FILES]),
+            current=current,
+            emoji_ids=known_emoji_ids(self.fake),
+        )
+        if not errors and current is not None and drops_components_v2(body, current):
+            # The docs say the flag "can only be set" and unsupported flag changes are ignored: the message stays
+            # V2 (validated as V2 above), and problems() reports the attempt, which is a bug in the bot.
+            self.fake.v2_flag_removals.append(
+                f"{request.method} {request.path[len(API_PREFIX) :]}: flags {body.get('flags')} without "
+                f"IS_COMPONENTS_V2 on V2 message {current.id} (ignored: the flag cannot be removed)"
+            )
+        return errors
 
     def routes(self) -> list[tuple[str, str, Handler]]:
         app = "/applications/{app_id}"
@@ -435,7 +781,7 @@ class RestApi:
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
             fake.blocked_dms.append((channel.recipient.id, body))
             return discord_error(403, 50007, "Cannot send messages to this user")
-        errors = validate_message_body(body, creating=True, has_files=bool(request[FILES]))
+        errors = self._validate(body, request, creating=True)
         if errors:
             return discord_error(400, 50035, "Invalid Form Body", errors)
         limited = fake._rate_limit_check(channel.id)
@@ -477,7 +823,7 @@ class RestApi:
             return message
         if message.author.id != self.fake.bot_user.id:
             return discord_error(403, 50005, "Cannot edit a message authored by another user")
-        errors = validate_message_body({**request[BODY], "flags": message.flags}, creating=False)
+        errors = self._validate(request[BODY], request, creating=False, current=message)
         if errors:
             return discord_error(400, 50035, "Invalid Form Body", errors)
         self.fake._apply_edit(message, request[BODY], request[FILES], via="PATCH channel")
@@ -558,7 +904,7 @@ class RestApi:
         data: dict[str, Any] = body.get("data") or {}
 
         def reject(status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> web.Response:
-            rec.callbacks.append(CallbackRecord(ctype, data, now, status, code))
+            rec.callbacks.append(CallbackRecord(ctype, data, now, status, code, errors))
             return discord_error(status, code, message, errors)
 
         if rec.acknowledged:
@@ -577,10 +923,9 @@ class RestApi:
                 _field_error("type", "INTERACTION_RESPONSE_TYPE_INVALID", f"type {ctype} not allowed"),
             )
         if ctype in (4, 7):
-            body_for_check = dict(data)
-            if ctype == 7 and rec.component_message is not None:
-                body_for_check["flags"] = rec.component_message.flags | int(data.get("flags") or 0)
-            errors = validate_message_body(body_for_check, creating=ctype == 4, has_files=bool(request[FILES]))
+            # type 4 creates the response message; type 7 edits the message whose component was used
+            edited = rec.component_message if ctype == 7 else None
+            errors = self._validate(data, request, creating=ctype == 4, current=edited)
             if errors:
                 return reject(400, 50035, "Invalid Form Body", {"data": errors})
 
@@ -648,16 +993,17 @@ class RestApi:
         if not rec.acknowledged:
             return discord_error(404, 10015, "Unknown Webhook")  # follow-up before the initial response
         body: dict[str, Any] = request[BODY]
-        errors = validate_message_body(body, creating=True, has_files=bool(request[FILES]))
+        errors = self._validate(body, request, creating=True)
         if errors:
             return discord_error(400, 50035, "Invalid Form Body", errors)
         original = rec.original
         if rec.ack_type == 5 and original is not None and original.loading and not original.deleted:
             # Discord: the first follow-up after a deferred message replaces the "thinking" message and keeps
-            # the ephemerality chosen at defer time.
-            fake._apply_edit(
-                original, {k: v for k, v in body.items() if k != "flags"}, request[FILES], via="followup fills deferred"
-            )
+            # the ephemerality chosen at defer time; IS_COMPONENTS_V2 comes with the follow-up (a defer cannot set it)
+            fill = {k: v for k, v in body.items() if k != "flags"}
+            if int(body.get("flags") or 0) & IS_COMPONENTS_V2:
+                fill["flags"] = IS_COMPONENTS_V2
+            fake._apply_edit(original, fill, request[FILES], via="followup fills deferred")
             message = original
         else:
             message = fake._create_followup(rec, body, request[FILES])
@@ -681,7 +1027,7 @@ class RestApi:
         target = self._webhook_target(rec, request.match_info["message_id"])
         if isinstance(target, web.Response):
             return target
-        errors = validate_message_body({**request[BODY], "flags": target.flags & IS_COMPONENTS_V2}, creating=False)
+        errors = self._validate(request[BODY], request, creating=False, current=target)
         if errors:
             return discord_error(400, 50035, "Invalid Form Body", errors)
         via = "PATCH @original" if request.match_info["message_id"] == "@original" else "PATCH followup"

@@ -40,6 +40,7 @@ from .models import (
     RateLimitViolation,
     RestCall,
     SnowflakeFactory,
+    error_lines,
     iter_components,
     utcnow_iso,
 )
@@ -138,6 +139,7 @@ class FakeDiscord:
         self.blocked_dms: list[tuple[int, dict[str, Any]]] = []
         self.attachment_data: dict[str, bytes] = {}  # attachment id -> the file's bytes as uploaded
         self.rate_limit_violations: list[RateLimitViolation] = []
+        self.v2_flag_removals: list[str] = []  # edits that sent flags without IS_COMPONENTS_V2 on a V2 message
         self._channel_posts: dict[int, list[float]] = {}
         self._interactions: dict[int, InteractionRecord] = {}
         self._interactions_by_token: dict[str, InteractionRecord] = {}
@@ -385,13 +387,17 @@ class FakeDiscord:
     def problems(self, *, include_unanswered: bool = True) -> list[str]:
         """Everything a well-behaved bot must not cause: unknown routes, late/double/invalid interaction
         callbacks, interactions without any callback (``include_unanswered``), REST answers >= 400 other than
-        the expected 403/50007 for closed DMs (webhook misuse, expired tokens, 429s …), rate-limit violations."""
+        the expected 403/50007 for closed DMs (webhook misuse, expired tokens, 429s, refused message bodies with
+        Discord's reasons …), rate-limit violations, edits that tried to remove IS_COMPONENTS_V2."""
         out: list[str] = []
         out += [f"unknown route {c.method} {c.path}" for c in self.unknown_routes]
         for rec in self.interactions:
             for cb in rec.callbacks:
                 if cb.status != 200:
-                    out.append(f"interaction {rec.describe()}: callback type {cb.type} -> {cb.status}/{cb.error_code}")
+                    why = "".join(f"\n    {line}" for line in error_lines(cb.errors or {}))
+                    out.append(
+                        f"interaction {rec.describe()}: callback type {cb.type} -> {cb.status}/{cb.error_code}{why}"
+                    )
             if include_unanswered and not rec.callbacks:
                 out.append(f"interaction {rec.describe()} never acknowledged")
         for call in self.rest_calls:
@@ -400,10 +406,12 @@ class FakeDiscord:
             iid = call.path.split("/")[2]
             if call.kind == "callback" and iid.isdigit() and int(iid) in self._interactions:
                 continue  # reported per interaction above
-            out.append(f"{call.method} {call.path} -> {call.status}/{call.error_code}")
+            why = "".join(f"\n    {line}" for line in error_lines(call.errors or {}))
+            out.append(f"{call.method} {call.path} -> {call.status}/{call.error_code}{why}")
         out += [
             f"rate limit: {v.count_in_window} messages in channel {v.channel_id}" for v in self.rate_limit_violations
         ]
+        out += self.v2_flag_removals
         return out
 
     def assert_no_problems(self) -> None:
