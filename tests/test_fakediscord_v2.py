@@ -41,12 +41,13 @@ def table(turn: str = "alice", *, colour: int = GREEN, extra_text: str = "") -> 
     """A table as the bot lays one out: a container with a heading, a separator, one section per seat (the
     accessory a button), a row of buttons and a row with a select; a footer line outside the container."""
     view = ui.LayoutView(timeout=None)
+    kicks: list[tuple[str, int, ui.Button[Any]]] = [
+        ("alice", 3, ui.Button(label="Kick alice", custom_id="t:kick:alice")),
+        ("bob", 2, ui.Button(label="Kick bob", custom_id="t:kick:bob", style=discord.ButtonStyle.danger)),
+    ]
     seats = [
-        ui.Section(ui.TextDisplay(f"**{name}**"), ui.TextDisplay(f"{lives} lives"), accessory=button)
-        for name, lives, button in (
-            ("alice", 3, ui.Button(label="Kick alice", custom_id="t:kick:alice")),
-            ("bob", 2, ui.Button(label="Kick bob", custom_id="t:kick:bob", style=discord.ButtonStyle.danger)),
-        )
+        ui.Section(ui.TextDisplay(f"**{name}**"), ui.TextDisplay(f"{lives} lives"), accessory=kick)
+        for name, lives, kick in kicks
     ]
     select: ui.Select[Any] = ui.Select(
         custom_id="t:bid",
@@ -329,13 +330,13 @@ class TableView(ui.LayoutView):
 
     def _note(self, interaction: discord.Interaction[Any]) -> None:
         msg = interaction.message
-        assert msg is not None and interaction.data is not None
+        assert msg is not None
         count = len(list(_walk(msg.components)))
-        self.seen.clicks.append((str(interaction.data.get("custom_id")), msg.flags.components_v2, count))
+        self.seen.clicks.append((str(_data(interaction).get("custom_id")), msg.flags.components_v2, count))
 
     async def _clicked(self, interaction: discord.Interaction[Any]) -> None:
         self._note(interaction)
-        custom_id = str((interaction.data or {}).get("custom_id"))
+        custom_id = str(_data(interaction).get("custom_id"))
         if custom_id == "t:roll":
             await interaction.response.edit_message(view=TableView(self.seen, turn="bob"))
         else:
@@ -349,8 +350,12 @@ class TableView(ui.LayoutView):
 
     async def _selected(self, interaction: discord.Interaction[Any]) -> None:
         self._note(interaction)
-        self.seen.selected.append(list((interaction.data or {}).get("values", [])))
+        self.seen.selected.append([str(v) for v in _data(interaction).get("values", [])])
         await interaction.response.defer()
+
+
+def _data(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    return dict(interaction.data or {})
 
 
 def _walk(components: list[Any]) -> Any:
@@ -360,6 +365,18 @@ def _walk(components: list[Any]) -> Any:
         accessory = getattr(comp, "accessory", None)
         if accessory is not None:
             yield accessory
+
+
+class OldTable(ui.View):
+    """A table as posted before the upgrade: an embed with a legacy row; a click converts it (type 7)."""
+
+    def __init__(self, seen: Seen) -> None:
+        super().__init__(timeout=None)
+        self.seen = seen
+
+    @ui.button(label="Roll", custom_id="old:roll")
+    async def roll(self, interaction: discord.Interaction[Any], button: ui.Button[Any]) -> None:
+        await interaction.response.edit_message(content=None, embed=None, view=TableView(self.seen))
 
 
 def make_bot(guild: FakeGuild, seen: Seen) -> commands.Bot:
@@ -386,6 +403,10 @@ def make_bot(guild: FakeGuild, seen: Seen) -> commands.Bot:
         await attempt("reply", interaction.edit_original_response(content=None, embed=None, view=table()))
         await attempt("kept-embed", legacy.edit(content=None, view=table()))  # the embed stays: refused
 
+    @bot.tree.command(name="old", description="An embed table from before the upgrade")
+    async def old(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("table", embed=discord.Embed(title="Old"), view=OldTable(seen))
+
     @bot.tree.command(name="defer", description="A deferred ephemeral reply filled with V2")
     async def defer(interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -398,12 +419,13 @@ def make_bot(guild: FakeGuild, seen: Seen) -> commands.Bot:
         await interaction.response.defer(ephemeral=True)
         channel = interaction.channel
         assert isinstance(channel, discord.TextChannel)
-        await attempt("content", channel.send("hello", view=table()))
+        await attempt("content", channel.send("hello", view=table()))  # type: ignore[call-overload]  # on purpose
         await attempt("chars", channel.send(view=table(extra_text="x" * 4000)))
         dup = table()
         dup.add_item(ui.ActionRow(ui.Button(label="again", custom_id="t:roll")))
         await attempt("dup", channel.send(view=dup))
-        await attempt("embed", interaction.followup.send(embed=discord.Embed(title="x"), view=table(), wait=True))
+        embed = discord.Embed(title="x")
+        await attempt("embed", interaction.followup.send(embed=embed, view=table(), wait=True))  # type: ignore[call-overload]
         await interaction.followup.send("done", ephemeral=True)
 
     async def setup_hook() -> None:
@@ -481,6 +503,13 @@ async def test_a_real_client_sends_edits_and_clicks_v2_tables() -> None:
         status, code, why = seen.errors["kept-embed"]
         assert (status, code) == (400, 50035) and "embeds" in why
 
+        # ... and by a click on the old table's button (UPDATE_MESSAGE, type 7)
+        legacy = (await (await fake.slash(alice, general, "old")).response()).expect_message()
+        assert not legacy.is_v2 and legacy.text == "table\nOld" and legacy.custom_ids() == ["old:roll"]
+        assert (await (await fake.click(alice, legacy, "old:roll")).response()).type == 7
+        assert legacy.is_v2 and legacy.content == "" and legacy.embeds == [] and "Turn: alice" in legacy.text
+        assert legacy.custom_ids() == board.history[0].custom_ids()
+
         # Discord's 400s for bad bodies reach the bot as HTTPException and the fake lists them with the reason
         await (await fake.slash(alice, general, "bad")).response()
         await fake.wait_for(lambda: {"content", "chars", "dup", "embed"} <= set(seen.errors))
@@ -535,3 +564,92 @@ async def test_raw_bodies_41_components_and_the_flag_that_cannot_be_removed() ->
             )
         async with http.patch(f"{url}/{legacy.id}", json=v2([text("new")], content=None)) as resp:
             assert resp.status == 200 and legacy.is_v2 and legacy.text == "new"
+
+
+class SeatButton(ui.DynamicItem[ui.Button[Any]], template=r"t:seat:(?P<n>[0-9]+)"):
+    """A control that survives restarts inside a V2 layout: discord.py rebuilds the message's LayoutView from the
+    interaction's message payload (it needs the flag and every nested component) and swaps this item in."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(ui.Button(label=f"Sit at {n}", custom_id=f"t:seat:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: Any) -> SeatButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        view = self.view
+        assert isinstance(view, ui.LayoutView)
+        for item in view.walk_children():
+            if isinstance(item, ui.TextDisplay) and item.content.startswith("Turn:"):
+                item.content = f"Turn: seat {self.n}"
+        await interaction.response.edit_message(view=view)  # the rebuilt layout goes back through validation
+
+
+def seats_layout() -> ui.LayoutView:
+    view = ui.LayoutView(timeout=None)
+    view.add_item(
+        ui.Container(
+            ui.TextDisplay("Turn: nobody"),
+            ui.Section(ui.TextDisplay("seat 1"), accessory=SeatButton(1)),
+            ui.Section(ui.TextDisplay("the dice"), accessory=ui.Thumbnail("https://example.com/d6.png")),
+            ui.MediaGallery(discord.MediaGalleryItem("https://example.com/d1.png", description="a one")),
+            ui.Separator(),
+            ui.ActionRow(SeatButton(2)),
+            accent_colour=GREEN,
+        )
+    )
+    return view
+
+
+def make_seat_bot(guild: FakeGuild) -> commands.Bot:
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
+
+    @bot.tree.command(name="seats", description="Post a V2 layout with persistent controls")
+    async def seats(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(view=seats_layout())
+
+    async def setup_hook() -> None:
+        bot.add_dynamic_items(SeatButton)
+        target = discord.Object(id=guild.id)
+        bot.tree.copy_global_to(guild=target)
+        await bot.tree.sync(guild=target)
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+async def test_dynamic_items_in_a_v2_layout_work_after_a_restart() -> None:
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Tavern")
+        alice = fake.add_user("alice", guild=guild)
+        async with run_bot(fake, make_seat_bot(guild)):
+            board = (await (await fake.slash(alice, guild.channel("general"), "seats")).response()).expect_message()
+        assert board.is_v2 and board.custom_ids() == ["t:seat:1", "t:seat:2"]
+        async with run_bot(fake, make_seat_bot(guild)):  # a new process: only the DynamicItem is registered
+            for n in (2, 1):  # a button in a container's row, then a section's accessory
+                click = await fake.click(alice, board, f"t:seat:{n}")
+                assert (await click.response()).type == 7
+                assert board.text_displays()[0] == f"Turn: seat {n}"
+        assert board.is_v2 and board.edits == 2 and board.accent_color == GREEN
+        assert board.text.splitlines()[1:] == ["seat 1", "the dice"]
+        assert [c["type"] for c in board.all_components()] == [c["type"] for c in board.history[0].all_components()]
+        fake.assert_no_problems()
+    assert leftover_tasks() == set()
+
+
+async def test_custom_emojis_on_controls_must_be_the_applications_own() -> None:
+    async with FakeDiscord() as fake, aiohttp.ClientSession(headers={"Authorization": "Bot t"}) as http:
+        url = f"{fake.base_url}/channels/{fake.add_guild('Tavern').channel('general').id}/messages"
+        die = {"id": "1300000000000000001", "name": "die_6"}
+        body = v2([container(text("your dice"), row(button("t:d6", None, emoji=die)))])
+        async with http.post(url, json=body) as resp:
+            assert resp.status == 400
+            errors = (await resp.json())["errors"]
+        (line,) = error_lines(errors)
+        assert line.startswith("components.0.components.1.components.0.emoji: COMPONENT_INVALID_EMOJI")
+        fake.app_emojis = {int(die["id"]): {**die, "animated": False}}  # as if uploaded (tests/fakediscord/emojis.py)
+        async with http.post(url, json=body) as resp:
+            assert resp.status == 200
+        assert sum("COMPONENT_INVALID_EMOJI" in p for p in fake.problems()) == 1

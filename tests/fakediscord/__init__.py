@@ -58,6 +58,22 @@ Behaviour worth knowing:
   bot has registered the views from the callback response it just read.
 * ``slash`` follows the synced schema like the Discord client: unknown names/options, missing required options,
   choices, min/max and top-level ``default_member_permissions`` raise :class:`CommandUnavailable`.
+* Message bodies are validated as Discord does (``rest.validate_message_body``), on every create and edit path
+  (channel POST/PATCH, callbacks 4 and 7, follow-ups, PATCH of @original or a follow-up), against the message *as it
+  will be*: an edit's missing fields keep their values. With IS_COMPONENTS_V2 (set on create, or added by an edit,
+  never removed): no content, embeds, poll or stickers (an edit adding the flag must clear them), at most 40
+  components counting nested ones, 4,000 characters across TextDisplays, the layout rules of rows, sections and
+  containers. Without it: at most 5 action rows and no V2 types. Both: custom_id 1–100 and unique, labels, selects'
+  options and values, and custom emojis the application owns (``fake.app_emojis``). A refusal is Discord's
+  400/50035 with its ``errors`` object, and ``problems()`` lists it with the reasons. An edit sending ``flags``
+  without the V2 bit on a V2 message is read as legacy (refused if it has V2 components) or else kept V2 and listed
+  in ``problems()``.
+* Reading V2: ``message.text`` (and ``version.text`` for each of ``history``) includes every TextDisplay in document
+  order, ``components_text(view.to_components())`` gives the same for a locally built layout; ``all_text`` adds
+  labels, placeholders and options; ``is_v2``, ``text_displays()``, ``accent_color`` (first container's),
+  ``custom_ids()``/``controls()``/``buttons()``/``selects()`` (nested ones too), ``component_count``,
+  ``display_length``. ``click``/``select`` find controls nested in containers and section accessories; the
+  interaction's ``message`` carries the flags and the whole tree (discord.py rebuilds a LayoutView from it).
 * ``rate_limit="record"`` records channel-POST rate-limit violations (5 per 5 s), ``"enforce"`` answers 429.
 * Privileged intents make IDENTIFY fail with close code 4014 unless ``privileged_intents_allowed=True``.
 * Shards: ``FakeDiscord(recommended_shards=N)`` is the shard count (``GET /gateway/bot`` returns it). A sharded
