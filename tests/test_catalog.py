@@ -229,6 +229,8 @@ def service_event_problems(en: Catalog) -> list[str]:
             problems.append(f"{r.where}: no template for the table event {r.code!r}")
         elif not r.dynamic and (unknown := fields(en[key]) - r.params):
             problems.append(f"{r.where}: {key} uses {sorted(unknown)}, not in the event's data")
+        elif not r.dynamic and (unknown := fields(en.get(f"{key}@terminal", "")) - r.params):
+            problems.append(f"{r.where}: {key}@terminal uses {sorted(unknown)}, not in the event's data")
     return problems
 
 
@@ -441,6 +443,8 @@ def test_terminal_variants_read_only_their_base_fields_in_every_locale():
             if "@" in key:
                 base = key.split("@")[0]
                 assert base in catalog("en"), (locale, key)
+                if catalog("en")[base] == "":  # silent on Discord (the log skips it): the variant reads the
+                    continue  # event's data, which service_event_problems checks
                 assert fields(template) <= fields(catalog("en")[base]), (locale, key)
 
 

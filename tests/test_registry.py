@@ -20,7 +20,7 @@ from bot.games.base import check_choice, check_range
 from bot.games.dice import SeededDice
 from bot.games.registry import GameSpec, game_ids, spec, specs
 from bot.i18n import catalog, has
-from bot.render import game_module
+from bot.render import body_lines, game_module
 from cogs.utils.gamecog import GameCog
 from cogs.utils.games import game_choices
 
@@ -117,7 +117,8 @@ def check_renderer_and_player(game: str) -> None:
     state, _ = engine.new_game(players, engine.options(), SeededDice(7))
     renderer, player = game_module(game), import_module(spec(game).player)
     names = [f"P{i}" for i in range(players)]
-    assert all(isinstance(line, str) for line in renderer.body(engine.view(state, None), names, "en"))
+    assert len(renderer.layout(engine.view(state, None), names, "en").seats) == players  # one entry per seat
+    assert all(isinstance(line, str) for line in body_lines(game, engine.view(state, None), names, "en"))
     assert isinstance(list(renderer.controls(engine.view(state, None))), list)
     (seat, *_) = engine.to_act(state)
     legal = engine.legal_actions(state, seat)

@@ -153,7 +153,9 @@ def test_the_table_message_draws_it():
     table.state, _ = engine.apply(table.state, 0, ROLL, ScriptedDice([4]))
     text = table_text(table, "de")
     assert text.title == "🎲 Hoher Wurf — läuft"
-    assert text.body == ["Runde **1** · der höchste Wurf gewinnt", "▫️ ann: ⚃4", "▶️ 🤖 Tilly: —"]
+    assert text.head == ["Runde **1** · der höchste Wurf gewinnt"]
+    assert text.seats == ["▫️ **ann**: ⚃4", "▶️ **🤖 Tilly**: —"] and text.turn == 1 and text.foot == []
+    assert text.body == [*text.head, "", *text.seats]
     assert import_module(SPEC.renderer).controls(engine.view(table.state, None))[0].action == "roll"
 
 

@@ -757,6 +757,8 @@ def test_every_terminal_variant_has_a_base_text_with_the_same_fields():
     for key in variants:
         base = key.removesuffix("@terminal")
         assert base in english, key
+        if english[base] == "":  # silent on Discord (event.fair_reveal): tests/test_catalog.py checks the variant
+            continue  # against the event's own data
         assert fields(english[key]) <= fields(english[base]), key  # a variant is given only the base's params
 
 

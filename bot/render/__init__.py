@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any
+from typing import Any, NamedTuple
 
 import bot.i18n as i18n
 from bot.games import Event, IllegalMove, InvalidOptions
@@ -179,13 +179,45 @@ def _clipped(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class Layout(NamedTuple):
+    """A table drawn by its game: what a render module's ``layout(view, names, locale)`` returns."""
+
+    head: list[str]  # lines above the seats: the goal, the round, the options in play
+    seats: list[str]  # exactly one entry per seat, in seat order; an entry may hold 2 lines joined by "\n"
+    foot: list[str]  # lines below the seats: whose turn and what they must beat, the standing bid, the result
+
+
+def join_layout(head: list[str], seats: list[str], foot: list[str]) -> list[str]:
+    """The layout as lines: head, a blank line, the seats (an entry of two lines gives two), a blank line, the
+    foot; a part with nothing in it takes no blank line. What the terminal, DMs, 🎲 My dice and replays show."""
+    parts = [head, [line for entry in seats for line in entry.split("\n")], foot]
+    lines: list[str] = []
+    for part in parts:
+        if part:
+            lines += [""] if lines else []
+            lines += part
+    return lines
+
+
+def body_lines(game: str, view: Any, names: list[str], locale: str) -> list[str]:
+    """A view drawn by its game as lines (``join_layout``), for callers that want text, not parts."""
+    return join_layout(*game_module(game).layout(view, names, locale))
+
+
 @dataclass
 class TableText:
     title: str
-    body: list[str]
+    head: list[str]
+    seats: list[str]  # one entry per seat (the lobby's too), in seat order
+    foot: list[str]
     log: list[str]
     footer: str
-    fair: list[str] = field(default_factory=list)  # the fair dice: commitment, client seed, and the seed once over
+    fair: list[str] = field(default_factory=list)  # the fair dice: the commitment, the client seed while in play
+    turn: int | None = None  # the seat to act; None: nobody's alone (the lobby, simultaneous bids, over)
+
+    @property
+    def body(self) -> list[str]:
+        return join_layout(self.head, self.seats, self.foot)
 
 
 OVER = ("finished", "cancelled")
@@ -193,16 +225,17 @@ CLIENT_SEED_SHOWN = 300  # characters of the client seed on the table message (t
 
 
 def fair_lines(table: Table, locale: str) -> list[str]:
-    """The table's fair dice: the commitment from the lobby on, the client seed once the game started, and the
-    seed only when the game is over (finished or cancelled). Nothing for a table without fair dice."""
+    """The table's fair dice: the commitment from the lobby on, and the client seed while the game is played. A
+    finished game's seed is in its end-of-game message (``fair.final``), once; a cancelled table has no such
+    message, so it shows the seed itself. Nothing for a table without fair dice."""
     fair = getattr(table, "fair", None)
     if fair is None:
         return []
     lines = [t("fair.commitment", locale, commitment=fair.commitment)]
-    if table.state is not None:
+    if table.state is not None and table.status not in OVER:
         shown = clip(fair.client_seed.replace("`", "ˋ"), CLIENT_SEED_SHOWN)  # a backtick would end the code span
         lines.append(t("fair.client_seed", locale, client_seed=shown))
-    if table.status in OVER:
+    if table.status == "cancelled":
         lines.append(t("fair.seed", locale, seed=fair.reveal(), id=table.id))
     return lines
 
@@ -323,12 +356,12 @@ def _text_key(table: Table, names: list[str], locale: str) -> tuple[Any, ...]:
     return (locale, SURFACE.get(), i18n.generation(), faces.generation(), game_module(table.game), tuple(names))
 
 
-def _body(table: Table, names: list[str], locale: str) -> list[str]:
+def _layout(table: Table, names: list[str], locale: str) -> Layout:
     cache = _state_cache(table)
-    body = list(game_module(table.game).body(_public_view(table, cache), names, locale))
+    drawn = game_module(table.game).layout(_public_view(table, cache), names, locale)
     cache.drawn = True
     _release_view(cache)
-    return body
+    return drawn
 
 
 def _head(table: Table, locale: str) -> tuple[str, str]:
@@ -337,7 +370,9 @@ def _head(table: Table, locale: str) -> tuple[str, str]:
     if cache.head is None or cache.head[0] != key:
         game = t(f"game.{table.game}", locale)
         title = t("table.title", locale, game=game, status=t(f"status.{table.status}", locale))
-        cache.head = (key, title, t("table.footer", locale, id=table.id))
+        # 🎲 My dice is there only while the game is played: no footer names a button the table does not have
+        footer = t("table.footer" if table.status == "running" else "table.footer_id", locale, id=table.id)
+        cache.head = (key, title, footer)
     return cache.head[1], cache.head[2]
 
 
@@ -383,21 +418,27 @@ def log_lines(table: Table, names: list[str], locale: str) -> list[str]:
 def table_text(table: Table, locale: str, viewer: int | None = None) -> TableText:
     names = seat_names(table)
     title, footer = _head(table, locale)
+    turn = None
     if table.state is None:
-        body = [t("table.lobby_players", locale, count=len(table.seats))]
-        body += [
+        head = [t("table.lobby_players", locale, count=len(table.seats))]
+        changed = table.engine.options(table.options).changed()
+        if changed:
+            head.append(t("table.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items())))
+        seats = [
             f"{i + 1}. {name}" + (" 👑" if s.id == table.host_id else "")
             for i, (s, name) in enumerate(zip(table.seats, names, strict=True))
         ]
-        changed = table.engine.options(table.options).changed()
-        if changed:
-            body.append(t("table.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items())))
-        body.append(t("table.lobby_hint", locale, game=group_name(table.game, locale)))
-    elif viewer is None:
-        body = _body(table, names, locale)
+        drawn = Layout(head, seats, [t("table.lobby_hint", locale, game=group_name(table.game, locale))])
     else:
-        body = game_module(table.game).body(table.engine.view(table.state, viewer), names, locale)
-    return TableText(title, body, log_lines(table, names, locale), footer, fair_lines(table, locale))
+        if viewer is None:
+            drawn = _layout(table, names, locale)
+        else:
+            drawn = game_module(table.game).layout(table.engine.view(table.state, viewer), names, locale)
+        acting = table.engine.to_act(table.state)  # the engine's word on whose turn it is, whatever the view names it
+        turn = acting[0] if len(acting) == 1 and table.status == "running" else None
+    head, seats, foot = drawn
+    log = log_lines(table, names, locale)
+    return TableText(title, list(head), list(seats), list(foot), log, footer, fair_lines(table, locale), turn)
 
 
 def private_text(table: Table, event: Event, locale: str) -> str | None:

@@ -1,4 +1,4 @@
-"""Liar's Dice: the table body, the raise controls, and the bid wording.
+"""Liar's Dice: the table layout, the raise controls, and the bid wording.
 
 Everything is drawn from ``engine.view``: with ``viewer`` None (the channel) ``hand`` is None, so a
 player's dice only ever appear in their own view, their DM, or a public reveal.
@@ -12,7 +12,7 @@ from typing import Any
 import bot.i18n as i18n
 from bot.games.liars_dice import LiarView
 from bot.i18n import DEFAULT, SURFACE, t
-from bot.render import DIE_FACES, Control, Menu, dice_text
+from bot.render import DIE_FACES, Control, Layout, Menu, die_text, faces
 
 MENU_SIZE = 25  # Discord's limit of options per select
 LOW_FACES = (1, 2, 3)
@@ -25,14 +25,26 @@ MEMO_LISTS = 256
 
 
 def bid_text(quantity: int, face: int, locale: str = DEFAULT, key: str = "liar.bid") -> str:
-    """``**3 × ⚃** (fours)``; ``key="liar.bid_label"`` gives the plain form for select options."""
-    return _bid_text(quantity, face, locale, key, SURFACE.get(), i18n.generation())
+    """``**3 × ⚃** (fours)``; ``key="liar.bid_label"`` gives the plain form for select options (a label never
+    holds an emoji's markdown: its face stays the Unicode one)."""
+    return _bid_text(quantity, face, locale, key, SURFACE.get(), i18n.generation(), faces.generation())
 
 
 @lru_cache(maxsize=MEMO)
-def _bid_text(quantity: int, face: int, locale: str, key: str, surface: str | None, generation: int) -> str:
+def _bid_text(quantity: int, face: int, locale: str, key: str, surface: str | None, generation: int, drawn: int) -> str:
     name = t(f"liar.face_{'one' if quantity == 1 else 'many'}.{face}", locale)
-    return t(key, locale, quantity=quantity, die=DIE_FACES[face - 1], name=name)
+    return t(key, locale, quantity=quantity, die=_face(face, plain=key == "liar.bid_label"), name=name)
+
+
+def _face(face: int, plain: bool = False) -> str:
+    """A bid's face: its application emoji in text where uploaded, else (and in a label) the Unicode face."""
+    key = f"d{face}"
+    return faces.text(key) if not plain and faces.loaded(key) else DIE_FACES[face - 1]
+
+
+def hand_text(hand: list[int], wild: bool) -> str:
+    """A hand of dice; with wild ones, a one is drawn as the wild face."""
+    return " ".join(die_text(f, wild=wild) for f in hand)
 
 
 # The fields ``error_params`` adds to a refusal's own params (tests/test_catalog.py checks templates against them).
@@ -107,7 +119,7 @@ def _menu(name: str, placeholder: str, bids: list[tuple[int, int]], rank: list[t
     order = {b: i for i, b in enumerate(rank)}
     chosen.sort(key=order.__getitem__)
     options = tuple((bid_text(q, f, key="liar.bid_label"), f"bid:{q}:{f}") for q, f in chosen)
-    return Menu(name, placeholder, options)
+    return Menu(name, placeholder, options, tuple(f"d{f}" for _, f in chosen))
 
 
 def controls(view: LiarView) -> list[Control | Menu]:
@@ -128,7 +140,7 @@ def _controls(
     if bids:
         q, f = bids[0]
         label = "liar.min_raise_button" if has_bid else "liar.open_button"
-        out.append(Control(label, f"bid:{q}:{f}", "primary"))
+        out.append(Control(label, f"bid:{q}:{f}", "primary", face=f"d{f}"))
     if has_bid:
         out.append(Control("liar.liar_button", "challenge", "danger"))
     low = [b for b in bids if b[1] in LOW_FACES]
@@ -140,44 +152,48 @@ def _controls(
     return tuple(out)
 
 
-def _seat_lines(view: LiarView, names: list[str], locale: str) -> list[str]:
-    lines = []
-    for seat, name in enumerate(names):
-        if view["forfeited"][seat]:
-            lines.append(t("liar.seat_forfeited", locale, name=name))
-        elif view["out"][seat]:
-            lines.append(t("liar.seat_out", locale, name=name))
-        else:
-            marker = "▶️" if seat == view["current"] else "▫️"
-            dice = t("ui.n_dice", locale, count=view["counts"][seat])
-            lines.append(t("liar.seat_line", locale, marker=marker, name=name, dice=dice))
-    return lines
+def _seat_entry(view: LiarView, seat: int, name: str, locale: str) -> str:
+    """``▶️ **Ann** · 🎲 **4 dice** · 📣 3 × ⚃``: the seat's dice left and its last bid this round; under it the
+    viewer's own dice (their view only) and the seat's hand at the last reveal."""
+    bold = f"**{name}**"
+    if view["forfeited"][seat]:
+        line = t("liar.seat_forfeited", locale, name=bold)
+    elif view["out"][seat]:
+        line = t("liar.seat_out", locale, name=bold)
+    else:
+        marker = "▶️" if seat == view["current"] else "▫️"
+        dice = t("ui.n_dice", locale, count=view["counts"][seat])
+        line = t("liar.seat_line", locale, marker=marker, name=bold, die=faces.text("hidden"), dice=dice)
+        bid = next((b for b in reversed(view["bids"]) if b[0] == seat), None)
+        if bid is not None:
+            line += t("liar.seat_bid", locale, quantity=bid[1], die=_face(bid[2]))
+    under = []
+    if seat == view["you"] and (hand := view.get("hand")):  # only in the seat's own view
+        under.append(t("liar.your_dice", locale, dice=hand_text(hand, bool(view["options"]["wild_ones"]))))
+    reveal = view.get("last_reveal")
+    if reveal and seat < len(reveal["hands"]) and (shown := reveal["hands"][seat]):
+        under.append(t("liar.seat_revealed", locale, dice=hand_text(shown, bool(reveal.get("wild_ones")))))
+    return "\n".join([line, " · ".join(under)]) if under else line
 
 
 def _reveal_lines(reveal: dict[str, Any], names: list[str], locale: str) -> list[str]:
+    """The last challenge: the bid, who called it, the count and who lost (each hand is under its seat)."""
+
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else "?"
 
-    lines = [
-        t(
-            "liar.reveal_title",
-            locale,
-            round=reveal["round"],
-            bid=bid_text(reveal["quantity"], reveal["face"], locale),
-            bidder=name(reveal["bidder"]),
-            challenger=name(reveal["challenger"]),
-            count=reveal["count"],
-            wild=t("liar.reveal_wild", locale) if reveal.get("wild_ones") else "",
-        )
-    ]
-    lines += [
-        t("liar.reveal_hand", locale, name=name(seat), dice=dice_text(hand))
-        for seat, hand in enumerate(reveal["hands"])
-        if hand
-    ]
+    title = t(
+        "liar.reveal_title",
+        locale,
+        round=reveal["round"],
+        bid=bid_text(reveal["quantity"], reveal["face"], locale),
+        bidder=name(reveal["bidder"]),
+        challenger=name(reveal["challenger"]),
+        count=reveal["count"],
+        wild=t("liar.reveal_wild", locale) if reveal.get("wild_ones") else "",
+    )
     key = "liar.reveal_result_true" if reveal["bid_true"] else "liar.reveal_result_false"
-    lines.append(t(key, locale, loser=name(reveal["loser"])))
-    return lines
+    return [title, t(key, locale, loser=name(reveal["loser"]))]
 
 
 def _result_lines(view: LiarView, names: list[str], locale: str) -> list[str]:
@@ -195,10 +211,10 @@ def _result_lines(view: LiarView, names: list[str], locale: str) -> list[str]:
     return lines
 
 
-def body(view: LiarView, names: list[str], locale: str) -> list[str]:
+def layout(view: LiarView, names: list[str], locale: str) -> Layout:
     o = view["options"]
     header = "liar.header_wild" if o["wild_ones"] else "liar.header"
-    lines = [
+    head = [
         t(
             header,
             locale,
@@ -209,34 +225,24 @@ def body(view: LiarView, names: list[str], locale: str) -> list[str]:
         )
     ]
     if o["mode"] != "single" and o["max_rounds"]:
-        lines.append(t("liar.max_rounds", locale, max_rounds=o["max_rounds"]))
-    if hand := view.get("hand"):  # only in a player's own view
-        lines.append(t("liar.your_dice", locale, dice=dice_text(hand)))
-    lines.append("")
-    lines += _seat_lines(view, names, locale)
-    lines.append("")
+        head.append(t("liar.max_rounds", locale, max_rounds=o["max_rounds"]))
+    seats = [_seat_entry(view, seat, name, locale) for seat, name in enumerate(names)]
+    foot: list[str] = []
     seat = view["current"]  # None exactly when over
     if view["over"] or seat is None:
-        lines += _result_lines(view, names, locale)
+        foot += _result_lines(view, names, locale)
     else:
         current = names[seat]
         bids = _raises(view)
         smallest = bid_text(*bids[0], locale) if bids else ""
         bid = view["bid"]
         if bid is None:
-            lines.append(t("liar.no_bid", locale, name=current, min=smallest))
+            foot.append(t("liar.no_bid", locale, name=current, min=smallest))
         else:
             bidder = names[view["bidder"]] if view["bidder"] is not None else "?"
-            lines.append(
-                t("liar.standing_bid", locale, bid=bid_text(bid["quantity"], bid["face"], locale), name=bidder)
-            )
-            if len(view["bids"]) > 1:
-                history = " → ".join(f"{names[s]} {q} × {DIE_FACES[f - 1]}" for s, q, f in view["bids"])
-                lines.append(t("liar.bids_so_far", locale, bids=history))
+            foot.append(t("liar.standing_bid", locale, bid=bid_text(bid["quantity"], bid["face"], locale), name=bidder))
             key = "liar.to_act" if bids else "liar.must_challenge"
-            lines.append(t(key, locale, name=current, min=smallest))
-    reveal = view.get("last_reveal")
-    if reveal:
-        lines.append("")
-        lines += _reveal_lines(reveal, names, locale)
-    return lines
+            foot.append(t(key, locale, name=current, min=smallest))
+    if reveal := view.get("last_reveal"):
+        foot += _reveal_lines(reveal, names, locale)
+    return Layout(head, seats, foot)

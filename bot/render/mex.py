@@ -1,4 +1,4 @@
-"""Mex's table body, its buttons and the variants of its log lines.
+"""Mex's table layout, its buttons and the variants of its log lines.
 
 Every Mex throw is open (the engine hides nothing), so the public view is the whole state: the
 buttons are the active player's legal actions, the engine's ``public_actions`` (``view["public"]``).
@@ -10,9 +10,10 @@ from typing import Any
 
 from bot.games.mex import MEX, MexRoundView, MexTiebreakView, MexView, mex_value, penalty
 from bot.i18n import t
-from bot.render import Control, dice_text
+from bot.render import Control, Layout, dice_text
 
 # encoded action -> (label catalog key, style); the order is the order of the buttons.
+FACES = {"hold:1": "d1", "hold:2": "d2"}  # the buttons that keep a die show its face
 BUTTONS = {
     "throw": ("mex.throw_button", "primary"),
     "stand": ("mex.stand_button", "success"),
@@ -61,7 +62,8 @@ def event_key(kind: str, data: dict[str, Any]) -> str:
 def controls(view: MexView) -> list[Control]:
     """The active player's legal moves as buttons (nothing is secret in Mex: the engine's public actions)."""
     legal = set(view["public"])
-    return [Control(label, action, style) for action, (label, style) in BUTTONS.items() if action in legal]
+    buttons = [(action, label, style) for action, (label, style) in BUTTONS.items() if action in legal]
+    return [Control(label, action, style, face=FACES.get(action)) for action, label, style in buttons]
 
 
 def value_text(value: int | None, locale: str) -> str:
@@ -82,21 +84,22 @@ def _throws_text(r: MexRoundView, seat: int, locale: str) -> str:
     return " → ".join(shown)
 
 
-def body(view: MexView, names: list[str], locale: str) -> list[str]:
+def layout(view: MexView, names: list[str], locale: str) -> Layout:
     o, r = view["options"], view["round"]
     tb = r["tiebreak"]
     winner = view["winner"]
     actor = view["to_act"][0] if view["to_act"] else None
-    lines = []
+    head = []
     if winner is None:
-        lines.append(t("mex.round", locale, round=r["number"], starter=names[r["starter"]]))
+        head.append(t("mex.round", locale, round=r["number"], starter=names[r["starter"]]))
         if r["throw_limit"] is None:
-            lines.append(t("mex.limit_open", locale, max=o["max_throws"]))
+            head.append(t("mex.limit_open", locale, max=o["max_throws"]))
         else:
-            lines.append(t("mex.limit", locale, limit=r["throw_limit"]))
+            head.append(t("mex.limit", locale, limit=r["throw_limit"]))
         at_stake = penalty(o["mex_penalty"], r["mex_count"])
-        lines.append(t("mex.stake", locale, penalty=at_stake, mexes=r["mex_count"]))
-        lines.append("")
+        head.append(t("mex.stake", locale, penalty=at_stake, mexes=r["mex_count"]))
+    extra = _extra_values(tb, locale) if tb is not None and winner is None else {}
+    seats = []
     for seat, name in enumerate(names):
         if seat == winner:
             marker = "🏆"
@@ -109,38 +112,45 @@ def body(view: MexView, names: list[str], locale: str) -> list[str]:
         points = t("mex.player_points", locale, points=view["points"][seat]) if o["points_enabled"] else ""
         throws = _throws_text(r, seat, locale) if winner is None else ""
         throws = t("mex.player_throws", locale, throws=throws) if throws else ""
-        line = t("mex.player_line", locale, marker=marker, name=name, lives=view["lives"][seat])
-        lines.append(line + points + throws)
+        line = t("mex.player_line", locale, marker=marker, name=f"**{name}**", lives=view["lives"][seat])
+        tied = t("mex.seat_extra", locale, value=extra[seat]) if seat in extra else ""
+        seats.append(line + points + throws + tied)
+    foot = []
     if tb is not None and winner is None:
-        lines.append("")
-        lines += _tiebreak(tb, names, locale)
+        foot += _tiebreak(tb, names, locale)
     if winner is not None:
-        lines += ["", t("mex.winner", locale, name=names[winner])]
+        foot.append(t("mex.winner", locale, name=names[winner]))
     elif actor is not None:
-        lines += ["", _turn(view, names, locale)]
+        foot.append(_turn(view, names, locale))
     if view.get("you") is not None and winner is None:
-        lines.append(_your_moves(view, locale))
-    return lines
+        foot.append(_your_moves(view, locale))
+    return Layout(head, seats, foot)
 
 
 def _tiebreak(tb: MexTiebreakView, names: list[str], locale: str) -> list[str]:
+    """The extra round: who is in it and how it is counted (each one's throw is on their seat)."""
     players = ", ".join(names[p] for p in tb["players"])
     lines = [t("mex.extra_round", locale, depth=tb["depth"], players=players)]
     if tb["mode"] is None:
         lines.append(t("mex.extra_choosing", locale, chooser=names[tb["chooser"]]))
-        return lines
-    lines.append(t(f"mex.extra_mode_{tb['mode']}", locale))
-    values = []
+    else:
+        lines.append(t(f"mex.extra_mode_{tb['mode']}", locale))
+    return lines
+
+
+def _extra_values(tb: MexTiebreakView, locale: str) -> dict[int, str]:
+    """Seat -> its throw in the extra round, once the counting is chosen."""
+    if tb["mode"] is None:
+        return {}
+    values = {}
     for p, value in zip(tb["players"], tb["values"], strict=True):
         if value is None:
-            shown = t("mex.no_value", locale)
+            values[p] = t("mex.no_value", locale)
         elif tb["mode"] == "pips":
-            shown = t("mex.value_pips", locale, value=value)
+            values[p] = t("mex.value_pips", locale, value=value)
         else:
-            shown = value_text(value, locale)
-        values.append(t("mex.extra_value", locale, name=names[p], value=shown))
-    lines.append(" · ".join(values))
-    return lines
+            values[p] = value_text(value, locale)
+    return values
 
 
 def _turn(view: MexView, names: list[str], locale: str) -> str:

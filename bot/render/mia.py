@@ -1,4 +1,4 @@
-"""Mia's table body, its controls, and the variants of its event lines.
+"""Mia's table layout, its controls, and the variants of its event lines.
 
 Everything here works from ``engine.view(state, viewer)``: with ``viewer`` None (the channel) the view holds no
 dice, so the public table message cannot show any. The holder's legal moves are public (they depend only on the
@@ -12,9 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import Action
-from bot.games.mia import AWAIT_CLAIM, AWAIT_MIA_RESPONSE, GAME_OVER, MIA, PEEK, MiaView, value_of
+from bot.games.mia import (
+    AWAIT_CLAIM,
+    AWAIT_MIA_RESPONSE,
+    GAME_OVER,
+    LOG_BLIND,
+    LOG_CLAIM,
+    LOG_GIVE_UP,
+    LOG_REVEAL,
+    LOG_UNSEEN,
+    MIA,
+    PEEK,
+    MiaView,
+    value_of,
+)
 from bot.i18n import DEFAULT, t
-from bot.render import Control, Menu, dice_text
+from bot.render import Control, Layout, Menu, dice_text
 
 LIFE, NO_LIFE = "♥", "♡"
 
@@ -120,25 +133,46 @@ def _blind_open(view: MiaView) -> bool:
     return any(Action.parse(a).name == "blind_pass" for a in view["public"])
 
 
-# -- the table message body ----------------------------------------------------------------------
+# -- the table message layout --------------------------------------------------------------------
+
+# A seat's last public act this round (the engine's public log): what it announced, how, or what it showed.
+SEAT_ACT = {
+    LOG_CLAIM: "mia.seat_claim",
+    LOG_UNSEEN: "mia.seat_unseen",
+    LOG_BLIND: "mia.seat_blind",
+    LOG_REVEAL: "mia.seat_reveal",
+    LOG_GIVE_UP: "mia.seat_give_up",
+}
 
 
 def _hearts(lives: int, most: int) -> str:
     return LIFE * lives + NO_LIFE * max(0, most - lives)
 
 
-def body(view: MiaView, names: list[str], locale: str) -> list[str]:
+def _last_acts(view: MiaView) -> dict[int, tuple[str, int | None]]:
+    """Each seat's last public act in this round: (log kind, value)."""
+    acts: dict[int, tuple[str, int | None]] = {}
+    for round_no, seat, kind, value in view["log"]:
+        if round_no == view["round"] and kind in SEAT_ACT:
+            acts[seat] = (kind, value)
+    return acts
+
+
+def layout(view: MiaView, names: list[str], locale: str) -> Layout:
     o = view["options"]
-    lines = [t(f"mia.order_{o['doubles_order']}", locale)]
+    head = [t(f"mia.order_{o['doubles_order']}", locale)]
     if o["blind_pass"] != "off":
-        lines.append(t(f"mia.blind_{o['blind_pass']}", locale))
+        head.append(t(f"mia.blind_{o['blind_pass']}", locale))
     if o["mia_mode"] == "auto_reveal":
-        lines.append(t("mia.auto_reveal_note", locale))
-    lines.append("")
+        head.append(t("mia.auto_reveal_note", locale))
     over = view["phase"] == GAME_OVER
+    if not over:
+        head.append(t("mia.round", locale, round=view["round"]))
+    acts = _last_acts(view)
+    seats = []
     for seat, name in enumerate(names):
         if not view["alive"][seat]:
-            lines.append(t("mia.out_line", locale, name=name))
+            seats.append(t("mia.out_line", locale, name=f"**{name}**"))
             continue
         marker = "▫️"
         if over and seat == view["winner"]:
@@ -146,15 +180,19 @@ def body(view: MiaView, names: list[str], locale: str) -> list[str]:
         elif not over and seat == view["holder"]:
             marker = "▶️"
         hearts = _hearts(view["lives"][seat], o["lives"])
-        lines.append(t("mia.lives_line", locale, marker=marker, name=f"**{name}**", hearts=hearts))
-    lines.append("")
-    lines += _situation(view, names, locale)
-    lines += _private(view, locale)
-    return lines
+        line = t("mia.lives_line", locale, marker=marker, name=f"**{name}**", hearts=hearts)
+        if seat in acts:
+            kind, value = acts[seat]
+            shown = value_label(value, locale) if value is not None else ""
+            line += t(SEAT_ACT[kind], locale, claim=shown)
+        if seat == view.get("you") and (dice := view.get("dice")):  # only the viewer's own, once looked at
+            line += "\n" + t("mia.your_dice", locale, dice=dice_text(dice), value=value_label(value_of(dice), locale))
+        seats.append(line)
+    return Layout(head, seats, _situation(view, names, locale) + _not_looked(view, locale))
 
 
 def _situation(view: MiaView, names: list[str], locale: str) -> list[str]:
-    """Whose turn it is and what is being claimed."""
+    """Whose turn it is and what is being claimed (the round is above the seats)."""
     phase = view["phase"]
 
     def name(seat: int | None) -> str:
@@ -166,7 +204,7 @@ def _situation(view: MiaView, names: list[str], locale: str) -> list[str]:
             lines.append(t("mia.first_out", locale, loser=name(view["loser"])))
         return lines
     holder, claimant, claim = name(view["holder"]), name(view["claimant"]), view["claim"]
-    lines = [t("mia.round", locale, round=view["round"])]
+    lines = []
     if phase == AWAIT_CLAIM:
         if claim is None:
             lines.append(t("mia.first_claim", locale, holder=holder))
@@ -190,15 +228,11 @@ def _situation(view: MiaView, names: list[str], locale: str) -> list[str]:
     return lines
 
 
-def _private(view: MiaView, locale: str) -> list[str]:
-    """Only in a player's own view: their dice, or a reminder that they have not looked."""
+def _not_looked(view: MiaView, locale: str) -> list[str]:
+    """Only in the holder's own view: a reminder that they have not looked at the dice they rolled."""
     you = view.get("you")
-    if you is None:
+    if you is None or view.get("dice"):
         return []
-    dice = view.get("dice")
-    if dice:
-        value = value_label(value_of(dice), locale)
-        return ["", t("mia.your_dice", locale, dice=dice_text(dice), value=value)]
     if view["phase"] == AWAIT_CLAIM and you == view["holder"] and not view["looked"]:
-        return ["", t("mia.not_looked", locale)]
+        return [t("mia.not_looked", locale)]
     return []

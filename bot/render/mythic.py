@@ -1,10 +1,12 @@
-"""Mythical Dice: the table body, the bid and die menus, and the wording of dice, rolls and log lines.
+"""Mythical Dice: the table layout, the bid and die menus, and the wording of dice, rolls and log lines.
 
 Everything is drawn from ``engine.view``: with ``viewer`` None (the channel) ``your_dice`` is empty
 and unrevealed bids are None, so a hand or a bid only ever appears in its owner's view or DM.
 
 Two spellings keep hidden and public dice apart: a die in a hand reads ``🟥 red`` (its type), a
-rolled die reads ``🟥 **7**`` (its face), and a suit reads ``🟥 **red**``.
+rolled die reads ``🟥 **7**`` (its face), and a suit reads ``🟥 **red**``. Where the project's die faces are
+uploaded as application emojis (``bot.render.faces``), text draws a die in a hand as its type's emoji and a rolled
+die as its face's emoji instead; menu labels keep the Unicode spelling (a label cannot hold an emoji's markdown).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from bot.games.base import Action
 from bot.games.mythical_dice import DIE_TYPES, FLAG, SPECIALS, MythicRoll, MythicView
 from bot.i18n import DEFAULT, t
-from bot.render import Menu
+from bot.render import Layout, Menu, faces
 
 DIE_EMOJI = {
     "minotaur": "🐂",
@@ -32,8 +34,12 @@ MENU_SIZE = 25  # Discord's limit of options per select
 # -- dice, rolls, hands ------------------------------------------------------------------------
 
 
-def die_text(kind: str, locale: str = DEFAULT, count: int = 1) -> str:
-    """A hidden die by its type: ``🟥 red``, or ``🟥 red ×2`` for several of one type."""
+def die_text(kind: str, locale: str = DEFAULT, count: int = 1, plain: bool = False) -> str:
+    """A hidden die by its type: ``🟥 red``, or ``🟥 red ×2`` for several of one type; in text (not ``plain``, a
+    label's) the type's emoji where uploaded, once per die."""
+    key = f"m_{kind}"
+    if not plain and faces.loaded(key):
+        return " ".join([faces.text(key)] * count)
     key = "mythic.hand_die" if count == 1 else "mythic.hand_dice"
     return t(key, locale, emoji=DIE_EMOJI.get(kind, "🎲"), name=t(f"mythic.die.{kind}", locale), count=count)
 
@@ -60,7 +66,10 @@ def face_text(face: str, locale: str = DEFAULT) -> str:
 
 
 def roll_text(kind: str, face: str, locale: str = DEFAULT) -> str:
-    """A rolled die by its face: ``🟥 **7**``, ``⬜ 🏳️``, ``🦅 **Griffin**``."""
+    """A rolled die by its face: ``🟥 **7**``, ``⬜ 🏳️``, ``🦅 **Griffin**``; the face's emoji where uploaded."""
+    key = f"m_{kind}_{'face' if face in SPECIALS else face}"  # a special's creature side is its "face"
+    if faces.loaded(key):
+        return faces.text(key)
     return f"{DIE_EMOJI.get(kind, '🎲')} {face_text(face, locale)}"
 
 
@@ -78,7 +87,9 @@ def error_params(code: str, params: dict[str, Any], locale: str) -> dict[str, st
 def suit_text(suit: str | None, locale: str = DEFAULT) -> str:
     if suit is None:
         return t("mythic.no_suit", locale)
-    return t("mythic.suit", locale, emoji=DIE_EMOJI.get(suit, "🎲"), name=t(f"mythic.die.{suit}", locale))
+    key = f"m_{suit}"
+    emoji = faces.text(key) if faces.loaded(key) else DIE_EMOJI.get(suit, "🎲")
+    return t("mythic.suit", locale, emoji=emoji, name=t(f"mythic.die.{suit}", locale))
 
 
 def _rolls_text(rolls: list[MythicRoll], names: list[str], locale: str) -> str:
@@ -174,13 +185,14 @@ def controls(view: MythicView) -> list[Menu]:
 def die_choices(view: MythicView, locale: str = DEFAULT) -> list[tuple[str, int]]:
     """(label, die id) per die type the viewer may roll now, or holds if it is not their roll.
 
-    Dice of one type are interchangeable, so each type is offered once (its lowest id).
+    Dice of one type are interchangeable, so each type is offered once (its lowest id). The labels are plain
+    text (a menu option or a command's choice): ``🟥 red ×2``.
     """
     legal = {int(a.split(":")[1]) for a in view.get("legal", []) if a.startswith("play:")}
     dice = [d for d in view.get("your_dice", []) if not legal or d["id"] in legal]
     kinds = [d["type"] for d in dice]
     return [
-        (die_text(kind, locale, count), min(d["id"] for d in dice if d["type"] == kind))
+        (die_text(kind, locale, count, plain=True), min(d["id"] for d in dice if d["type"] == kind))
         for kind, count in _by_type(kinds)
     ]
 
@@ -192,103 +204,111 @@ def private_menus(view: MythicView, locale: str = DEFAULT) -> list[Menu]:
         return [_bid_menu(_bids(legal))]
     if view["phase"] == "playing" and legal:
         options = tuple((label, f"play:{die}") for label, die in die_choices(view, locale))
-        return [Menu("play", "mythic.play_placeholder", options)]
+        kinds = {d["id"]: d["type"] for d in view.get("your_dice", [])}
+        shown = tuple(f"m_{kinds[die]}" if die in kinds else None for _, die in die_choices(view, locale))
+        return [Menu("play", "mythic.play_placeholder", options, shown)]
     return []
 
 
-# -- the table body --------------------------------------------------------------------------------
+# -- the table layout ------------------------------------------------------------------------------
 
 
-def _final_lines(view: MythicView, names: list[str], locale: str) -> list[str]:
-    lines = [t("mythic.over", locale, hands=view["hands"])]
+def _places(view: MythicView) -> dict[int, str]:
+    """Seat -> its medal or place in the engine's outcome (best first, ties share a place)."""
+    places: dict[int, str] = {}
     place = 1
-    for group in view["ranking"] or []:  # the engine's outcome: best first, ties share a place
-        medal = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
+    for group in view["ranking"] or []:
         for p in group:
-            if view["active"][p]:
-                score, exact = view["scores"][p], t("ui.n_exact_bids", locale, count=view["exact_bids"][p])
-                lines.append(t("mythic.rank_line", locale, place=medal, name=names[p], score=score, exact=exact))
-            else:
-                lines.append(t("mythic.rank_left", locale, place=medal, name=names[p], score=view["scores"][p]))
+            places[p] = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
         place += len(group)
-    return lines
+    return places
 
 
-def _player_line(view: MythicView, seat: int, name: str, locale: str) -> str:
+def _final(view: MythicView, names: list[str], locale: str) -> Layout:
+    places = _places(view)
+    seats = []
+    for p, name in enumerate(names[: view["players"]]):
+        place, score = places.get(p, "▫️"), view["scores"][p]
+        if view["active"][p]:
+            exact = t("ui.n_exact_bids", locale, count=view["exact_bids"][p])
+            seats.append(t("mythic.rank_line", locale, place=place, name=name, score=score, exact=exact))
+        else:
+            seats.append(t("mythic.rank_left", locale, place=place, name=name, score=score))
+    return Layout([t("mythic.over", locale, hands=view["hands"])], seats, [])
+
+
+def _seat_entry(view: MythicView, seat: int, name: str, locale: str) -> str:
+    """The seat's score, its bid once revealed, tricks won, dice left and its roll in this trick; under it the
+    viewer's own hand (their view only)."""
     score = view["scores"][seat]
     if not view["active"][seat]:
         return t("mythic.player_left", locale, name=name, score=score)
     if view["phase"] == "bidding":
         marker = "✅" if view["has_bid"][seat] else "⏳"
-        return t("mythic.player_bidding", locale, marker=marker, name=name, score=score)
-    marker = "▶️" if seat in view["to_act"] else "▫️"
-    return t(
-        "mythic.player_playing",
-        locale,
-        marker=marker,
-        name=name,
-        score=score,
-        bid=view["bids"][seat],
-        tricks=view["tricks"][seat],
-        left=view["hand_sizes"][seat],
-    )
+        line = t("mythic.player_bidding", locale, marker=marker, name=name, score=score)
+    else:
+        marker = "▶️" if seat in view["to_act"] else "▫️"
+        line = t(
+            "mythic.player_playing",
+            locale,
+            marker=marker,
+            name=name,
+            score=score,
+            bid=view["bids"][seat],
+            tricks=view["tricks"][seat],
+            left=view["hand_sizes"][seat],
+            die=faces.text("hidden"),
+        )
+        rolled = next((r for r in view["trick"] if r["player"] == seat), None)
+        if rolled is not None:
+            line += t("mythic.seat_roll", locale, roll=roll_text(rolled["type"], rolled["face"], locale))
+    if seat == view["you"]:  # only in the seat's own view
+        kinds = [d["type"] for d in view["your_dice"]]
+        line += "\n" + t("mythic.your_dice", locale, dice=hand_text(kinds, locale))
+    return line
 
 
 def _your_lines(view: MythicView, names: list[str], locale: str) -> list[str]:
+    """What the viewer must do (or wait for): their bid, their legal dice; their hand is under their seat."""
     seat = view["you"]
     if seat is None or not (0 <= seat < view["players"]) or not view["active"][seat]:
         return []
-    kinds = [d["type"] for d in view["your_dice"]]
-    lines = [t("mythic.your_dice", locale, dice=hand_text(kinds, locale))]
     if view["phase"] == "bidding":
         bid = view["bids"][seat]
         if bid is None:
-            lines.append(t("mythic.your_bid_prompt", locale, max=max(_bids(view["legal"]), default=view["hand"])))
-        else:
-            lines.append(t("mythic.your_bid", locale, bid=bid))
-    elif view["legal"]:
+            return [t("mythic.your_bid_prompt", locale, max=max(_bids(view["legal"]), default=view["hand"]))]
+        return [t("mythic.your_bid", locale, bid=bid)]
+    if view["legal"]:
         legal = hand_text([d["type"] for d in view["your_dice"] if f"play:{d['id']}" in view["legal"]], locale)
-        lines.append(t("mythic.your_roll", locale, dice=legal))
-    elif view["to_act"]:
-        lines.append(t("mythic.your_wait", locale, name=_name(names, view["to_act"][0])))
-    return lines
+        return [t("mythic.your_roll", locale, dice=legal)]
+    if view["to_act"]:
+        return [t("mythic.your_wait", locale, name=_name(names, view["to_act"][0]))]
+    return []
 
 
-def body(view: MythicView, names: list[str], locale: str) -> list[str]:
+def layout(view: MythicView, names: list[str], locale: str) -> Layout:
     if view["phase"] == "over":
-        return _final_lines(view, names, locale)
+        return _final(view, names, locale)
     hand = view["hand"]
-    lines = [t("mythic.hand_header", locale, hand=hand, hands=view["hands"], leader=_name(names, view["leader"]))]
+    head = [t("mythic.hand_header", locale, hand=hand, hands=view["hands"], leader=_name(names, view["leader"]))]
+    foot = []
     if view["phase"] == "bidding":
-        waiting = ", ".join(f"**{_name(names, p)}**" for p in view["to_act"])
-        lines.append(t("mythic.bidding", locale, max=_max_bid(view), waiting=waiting))
+        head.append(t("mythic.bidding", locale, max=_max_bid(view)))
     else:
         total = sum(b for b in view["bids"] if b is not None)
-        lines.append(t("mythic.bids_total", locale, total=total, tricks=t("ui.n_tricks", locale, count=hand)))
-        lines.append(
-            t(
-                "mythic.trick_header",
-                locale,
-                trick=min(view["trick_no"] + 1, hand),
-                tricks=hand,
-                suit=suit_text(view["suit"], locale),
-            )
-        )
-        if view["trick"]:
-            lines.append(t("mythic.on_table", locale, rolls=_rolls_text(view["trick"], names, locale)))
+        head.append(t("mythic.bids_total", locale, total=total, tricks=t("ui.n_tricks", locale, count=hand)))
+        trick = min(view["trick_no"] + 1, hand)
+        head.append(t("mythic.trick_header", locale, trick=trick, tricks=hand, suit=suit_text(view["suit"], locale)))
         if view["to_act"]:
-            lines.append(t("mythic.to_roll", locale, name=_name(names, view["to_act"][0])))
-    lines.append("")
-    lines += [_player_line(view, seat, name, locale) for seat, name in enumerate(names[: view["players"]])]
+            foot.append(t("mythic.to_roll", locale, name=_name(names, view["to_act"][0])))
+    seats = [_seat_entry(view, seat, name, locale) for seat, name in enumerate(names[: view["players"]])]
     last = view["last_trick"]
     if last:
         rolls = _rolls_text(last["rolls"], names, locale)
         if last["winner"] is None:
-            lines.append(t("mythic.last_trick_discarded", locale, trick=last["trick"], rolls=rolls))
+            foot.append(t("mythic.last_trick_discarded", locale, trick=last["trick"], rolls=rolls))
         else:
             winner = _name(names, last["winner"])
-            lines.append(t("mythic.last_trick", locale, trick=last["trick"], rolls=rolls, winner=winner))
-    if view["you"] is not None:
-        lines.append("")
-        lines += _your_lines(view, names, locale)
-    return lines
+            foot.append(t("mythic.last_trick", locale, trick=last["trick"], rolls=rolls, winner=winner))
+    foot += _your_lines(view, names, locale)
+    return Layout(head, seats, foot)

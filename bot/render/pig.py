@@ -1,4 +1,4 @@
-"""Pig's table body."""
+"""Pig's table layout and buttons."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.games.pig import PigView
 from bot.i18n import t
-from bot.render import Control, dice_text
+from bot.render import Control, Layout, dice_text
 
 
 def event_key(kind: str, data: dict[str, Any]) -> str:
@@ -18,20 +18,26 @@ def event_key(kind: str, data: dict[str, Any]) -> str:
 
 
 def controls(view: PigView) -> list[Control]:
-    return [Control("pig.roll_button", "roll", "primary"), Control("pig.hold_button", "hold", "success")]
+    return [Control("pig.roll_button", "roll", "primary", face="d6"), Control("pig.hold_button", "hold", "success")]
 
 
-def body(view: PigView, names: list[str], locale: str) -> list[str]:
+def layout(view: PigView, names: list[str], locale: str) -> Layout:
     o = view["options"]
-    lines = [t("pig.goal", locale, target=o["target"], dice=t("ui.n_dice", locale, count=o["dice"]))]
+    head = [t("pig.goal", locale, target=o["target"], dice=t("ui.n_dice", locale, count=o["dice"]))]
+    playing = view["winner"] is None
+    seats = []
     for seat, name in enumerate(names):
-        marker = "▶️" if seat == view["current"] and view["winner"] is None else "▫️"
+        marker = "▶️" if seat == view["current"] and playing else "▫️"
         if not view["active"][seat]:
             marker = "🚫"
         if seat == view["winner"]:
             marker = "🏆"
-        lines.append(t("pig.score_line", locale, marker=marker, name=name, score=view["scores"][seat]))
-    if view["winner"] is None:
+        line = t("pig.score_line", locale, marker=marker, name=f"**{name}**", score=view["scores"][seat])
+        if playing and seat == view["current"] and view["rolls_this_turn"]:
+            line += t("pig.seat_turn", locale, turn_total=view["turn_total"])
+        seats.append(line)
+    foot = []
+    if playing:
         line = t(
             "pig.turn",
             locale,
@@ -41,5 +47,5 @@ def body(view: PigView, names: list[str], locale: str) -> list[str]:
         )
         if view["rolls_this_turn"] and view["last_roll"]:
             line += " · " + t("pig.last_roll", locale, dice=dice_text(view["last_roll"]))
-        lines.append(line)
-    return lines
+        foot.append(line)
+    return Layout(head, seats, foot)
