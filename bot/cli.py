@@ -3,6 +3,8 @@ verify an exported game's dice.
 
 ``run`` and ``sync`` turn every failure to talk to Discord into one line on stderr: exit status 2 when
 Discord refused (token, intents, access, a bad request), 3 when Discord could not be reached at all.
+``sync`` also uploads the die faces as application emojis (``bot.emojis``; ``--dry-run`` changes nothing,
+``--no-emojis`` skips them).
 ``health`` (Docker's HEALTHCHECK) exits 0 while the running bot's heartbeat file is fresh, else 1.
 ``run --shards 0-3 --shard-count 8`` (or ``DICETAVERN_SHARDS`` / ``DICETAVERN_SHARD_COUNT``; the flags win) serves
 those shards only; exit status 4 when the bot stopped because another process took over one of its shards' leases.
@@ -18,6 +20,7 @@ import signal
 import socket
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,7 @@ from dotenv import find_dotenv, load_dotenv
 
 from bot import simulate, terminal, verify
 from bot.client import HEARTBEAT_MAX_AGE, DatabaseUnavailable, DiceTavern, heartbeat_path, is_url
+from bot.emojis import Plan, UploadFailed, sync_emojis
 from bot.i18n import t
 from bot.store import copy as store_copy
 from bot.store import database_target
@@ -111,7 +115,29 @@ async def _run(token: str, stop: asyncio.Event | None = None, shards: Shards | N
         await runner
 
 
+@dataclass
+class Synced:
+    """What ``dicetavern sync`` did: the commands synced (in a dry run: the bot's commands, none synced) and the
+    die faces' plan (None with ``--no-emojis``); ``emoji_error`` when Discord refused a face (after the commands)."""
+
+    commands: int
+    dry_run: bool = False
+    emojis: Plan | None = None
+    emoji_error: CliError | None = None
+
+
 async def _sync(token: str, guild_id: int | None) -> int:
+    """Sync the commands and upload the die faces; how many commands were synced."""
+    synced = await sync_all(token, guild_id)
+    if synced.emoji_error is not None:
+        raise synced.emoji_error
+    return synced.commands
+
+
+async def sync_all(token: str, guild_id: int | None, *, emojis: bool = True, dry_run: bool = False) -> Synced:
+    """The slash commands, then the die faces as application emojis (``bot.emojis``: only missing or changed
+    faces are uploaded; only the bot's own stale versions deleted). ``dry_run``: one read of the emojis, nothing
+    changed, no command synced."""
     # commands_only: the tree and nothing else. No store and no table service, so a sync neither applies a
     # stopped game's overdue move nor writes beside a running bot.
     bot = DiceTavern(database=_database(), commands_only=True)
@@ -120,13 +146,43 @@ async def _sync(token: str, guild_id: int | None) -> int:
         guild = discord.Object(guild_id) if guild_id else None
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)
-        try:
-            commands = await bot.tree.sync(guild=guild)
-        except discord.Forbidden as error:
-            if guild_id and error.code == MISSING_ACCESS:
-                raise CliError(t("cli.not_in_server", guild=guild_id, error=one_line(error))) from error
-            raise
-    return len(commands)
+        if dry_run:
+            synced = Synced(len(bot.tree.get_commands(guild=guild)), dry_run=True)
+        else:
+            try:
+                commands = await bot.tree.sync(guild=guild)
+            except discord.Forbidden as error:
+                if guild_id and error.code == MISSING_ACCESS:
+                    raise CliError(t("cli.not_in_server", guild=guild_id, error=one_line(error))) from error
+                raise
+            synced = Synced(len(commands))
+        if emojis:
+            try:
+                synced.emojis = await sync_emojis(bot, dry_run=dry_run)
+            except UploadFailed as error:  # the commands are synced: say so, then why the face was refused
+                refused = t("cli.emoji_refused", name=error.upload.name, error=one_line(error.error))
+                synced.emoji_error = CliError(refused)
+    return synced
+
+
+def sync_report(synced: Synced, guild_id: int | None) -> list[str]:
+    """The lines ``dicetavern sync`` prints."""
+    if synced.dry_run:
+        lines = [t("cli.commands_dry_run", count=synced.commands)]
+    else:
+        key = "cli.synced_guild" if guild_id else "cli.synced_global"
+        lines = [t(key, count=synced.commands, guild=guild_id)]
+    plan = synced.emojis
+    if plan is None or synced.emoji_error is not None:
+        return lines
+    counts = {"uploaded": len(plan.uploads), "deleted": len(plan.deletions), "unchanged": len(plan.keeps)}
+    if synced.dry_run:
+        lines += [t("cli.emoji_would_upload", name=upload.name) for upload in plan.uploads]
+        lines += [t("cli.emoji_would_delete", name=known.name) for known in plan.deletions]
+        lines.append(t("cli.emojis_dry_run", **counts))
+    else:
+        lines.append(t("cli.emojis_synced", **counts))
+    return lines
 
 
 def one_line(error: BaseException) -> str:
@@ -179,8 +235,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run the bot (DISCORD_TOKEN, optional DATABASE_PATH or DATABASE_URL)")
     _shard_arguments(run)
-    sync = sub.add_parser("sync", help="register the slash commands with Discord (once after an upgrade)")
+    sync = sub.add_parser("sync", help="register the slash commands and upload the die faces (once after an upgrade)")
     sync.add_argument("--guild", type=int, help="sync to one server only (instant; for testing)")
+    sync.add_argument(
+        "--dry-run", action="store_true", help="change nothing: list the die faces it would upload or delete"
+    )
+    sync.add_argument("--no-emojis", action="store_true", help="sync the commands only, not the die faces")
     check = sub.add_parser("health", help="exit 0 if the running bot is connected (its heartbeat file is fresh)")
     check.add_argument(
         "--max-age",
@@ -226,9 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "run":
             asyncio.run(_run(token, shards=shards))
         elif args.command == "sync":
-            count = asyncio.run(_sync(token, args.guild))
-            key = "cli.synced_guild" if args.guild else "cli.synced_global"
-            print(t(key, count=count, guild=args.guild))
+            synced = asyncio.run(sync_all(token, args.guild, emojis=not args.no_emojis, dry_run=args.dry_run))
+            print("\n".join(sync_report(synced, args.guild)))
+            if synced.emoji_error is not None:
+                raise synced.emoji_error
     except CliError as error:
         print(t("cli.error", message=error), file=sys.stderr)
         return error.status

@@ -27,6 +27,7 @@ import asyncpg  # type: ignore[import-untyped]
 import discord
 from discord.ext import commands
 
+from bot.emojis import load_emojis
 from bot.games.dice import DiceSource
 from bot.i18n import normalise, t
 from bot.store import DEFAULT_DATABASE, Store, open_store, repo
@@ -289,6 +290,7 @@ class DiceTavern(commands.Bot):
         database = shown_database(self.database)
         invite = invite_url(self.application_id)
         log.info(t("cli.ready", name=self.user, servers=servers, database=database, invite=invite))
+        await load_emojis(self)  # the uploaded die faces (else Unicode, and a line on how to upload them)
         try:
             registered = await self.tree.fetch_commands()
         except discord.HTTPException as error:

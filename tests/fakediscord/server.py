@@ -19,6 +19,7 @@ from aiohttp import web
 from tests.waiting import DEADLINE, POLL
 
 from .commands import build_command_data
+from .emojis import add_routes as add_emoji_routes
 from .gateway import GUILD_MEMBERS_INTENT, GatewayConnection, GatewaySession
 from .models import (
     _ADMINISTRATOR,
@@ -138,6 +139,10 @@ class FakeDiscord:
         self.interactions: list[InteractionRecord] = []
         self.blocked_dms: list[tuple[int, dict[str, Any]]] = []
         self.attachment_data: dict[str, bytes] = {}  # attachment id -> the file's bytes as uploaded
+        # the application's emojis (tests/fakediscord/emojis.py): id -> the emoji object, id -> its image, uploads
+        self.app_emojis: dict[int, dict[str, Any]] = {}
+        self.app_emoji_images: dict[int, bytes] = {}
+        self.emoji_uploads = 0
         self.rate_limit_violations: list[RateLimitViolation] = []
         self.v2_flag_removals: list[str] = []  # edits that sent flags without IS_COMPONENTS_V2 on a V2 message
         self._channel_posts: dict[int, list[float]] = {}
@@ -164,6 +169,7 @@ class FakeDiscord:
     # ================================================================================================================
     async def start(self) -> FakeDiscord:
         app = build_app(self, self._gateway_handler)
+        add_emoji_routes(app, self)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=0.5)
         await self._runner.setup()
         self._site = web.TCPSite(self._runner, self.host, 0)
