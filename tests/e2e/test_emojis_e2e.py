@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -243,6 +244,12 @@ async def test_a_bot_started_after_the_sync_shows_the_faces(env, capsys, caplog,
         d3 = names[emoji_name("d3", emojis.art()["d3"])]
         assert faces.text("d3") == f"<:{d3['name']}:{d3['id']}>"
         assert faces.emoji("m_griffin_face") is not None
+        board = (await world.slash(world.alice, "liar", "new")).expect_message()
+        await world.click(world.carol, board, "join")
+        await world.click(world.alice, board, "start")
+        mine = (await world.click(world.alice, board, "me")).expect_message()
+        assert re.search(r"<:dt_[dw][1-6]_[0-9a-f]{6}:\d+>", mine.text), mine.text  # her dice, as the faces
+    world.fake.assert_no_problems()
     messages = [r.getMessage() for r in caplog.records]
     assert not [m for m in messages if HOW_TO in m]
     assert f"die faces: {len(faces.KEYS)} application emojis loaded" in messages
