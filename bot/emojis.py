@@ -172,6 +172,10 @@ async def load_emojis(client: discord.Client, folder: Path | None = None) -> int
     except (discord.HTTPException, discord.MissingApplicationID, aiohttp.ClientError, OSError, TimeoutError) as error:
         log.warning(t("cli.faces_unknown", error=error))
         return 0
+    except RuntimeError:
+        if client.is_closed():
+            return 0  # a shutdown closed the HTTP session while the read was on its way: nothing to say
+        raise
     current = {key: emoji_name(key, png) for key, png in art(folder).items()}
     found = {}
     for emoji in emojis:

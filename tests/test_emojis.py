@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import logging
 import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
+import discord
 import pytest
 from PIL import Image
 
@@ -221,3 +223,56 @@ def test_loaded_faces_are_markdown_and_component_emojis_on_discord_and_unicode_i
         assert faces.text("d3") == "⚂" and faces.emoji("d3") is None
     finally:
         SURFACE.reset(token)
+
+
+# -- load_emojis without Discord -----------------------------------------------------------------------------------
+
+
+class StubClient:
+    """Just what ``load_emojis`` calls: ``fetch_application_emojis`` and ``is_closed``."""
+
+    def __init__(self, emojis: list[SimpleNamespace] | None = None, error: BaseException | None = None) -> None:
+        self.emojis = emojis or []
+        self.error = error
+        self.closed = False
+        self.reads = 0
+
+    async def fetch_application_emojis(self) -> list[SimpleNamespace]:
+        self.reads += 1
+        if self.error is not None:
+            raise self.error
+        return self.emojis
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+
+async def test_load_emojis_maps_only_our_current_faces(unloaded, caplog):
+    art = emojis.art()
+    current = [SimpleNamespace(name=emoji_name(key, png), id=100 + i) for i, (key, png) in enumerate(art.items())]
+    stale = SimpleNamespace(name=emoji_name("d1", b"older art"), id=7)
+    client = StubClient([stale, SimpleNamespace(name="d2", id=8), *current[1:]])  # d1 only in an older version
+    caplog.set_level(logging.INFO, logger="bot.emojis")
+    assert await emojis.load_emojis(client) == len(faces.KEYS) - 1  # type: ignore[arg-type]
+    assert client.reads == 1
+    assert faces.emoji("d1") is None and faces.text("d1") == "⚀"
+    assert faces.emoji("d2") == (emoji_name("d2", art["d2"]), 101)  # not the person's emoji named "d2"
+    (line,) = [r for r in caplog.records if "dicetavern sync" in r.getMessage()]
+    assert line.levelno == logging.WARNING and "1 of 33" in line.getMessage()
+
+
+async def test_load_emojis_survives_a_failed_read(unloaded, caplog):
+    caplog.set_level(logging.INFO, logger="bot.emojis")
+    refused = discord.HTTPException(SimpleNamespace(status=503, reason="Service Unavailable"), "down")
+    assert await emojis.load_emojis(StubClient(error=refused)) == 0  # type: ignore[arg-type]
+    assert faces.text("d3") == "⚂"
+    (line,) = caplog.records
+    assert line.levelno == logging.WARNING and "could not read the application emojis" in line.getMessage()
+
+    caplog.clear()
+    closing = StubClient(error=RuntimeError("Session is closed"))
+    closing.closed = True  # a shutdown closed the HTTP session under the read: nothing to say
+    assert await emojis.load_emojis(closing) == 0  # type: ignore[arg-type]
+    assert caplog.records == []
+    with pytest.raises(RuntimeError):  # while running, a RuntimeError is a bug: it is not hidden
+        await emojis.load_emojis(StubClient(error=RuntimeError("a bug")))  # type: ignore[arg-type]
