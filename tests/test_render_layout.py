@@ -218,7 +218,7 @@ def test_with_the_faces_uploaded_every_die_is_its_emoji_and_no_label_holds_one(u
         for table in tables(game):
             for viewer in (None, *range(len(table.seats))):
                 text = table_text(table, "en", viewer)
-                drawn = "\n".join([*text.head, *text.seats, *text.foot])
+                drawn = "\n".join([*text.head, *text.seats, *text.foot, *text.log])
                 for label in button_labels:  # a button named in the text reads as on the button: Unicode faces
                     drawn = drawn.replace(label, "")
                 assert not UNICODE_DICE & set(drawn), (game, viewer, drawn)
@@ -253,9 +253,10 @@ def test_buttons_and_menus_name_the_die_they_show():
         assert [f"d{action.rsplit(':', 1)[1]}" for _, action in menu.options] == list(menu.faces)
     mythic = next(t for t in tables("mythic") if t.state.phase == "playing")
     (seat,) = mythic.engine.to_act(mythic.state)
-    (menu,) = private_controls(mythic, seat)
+    (play,) = private_controls(mythic, seat)
+    assert isinstance(play, Menu)
     kinds = {d["id"]: d["type"] for d in mythic.engine.view(mythic.state, seat)["your_dice"]}
-    assert list(menu.faces) == [f"m_{kinds[int(action.split(':')[1])]}" for _, action in menu.options]
+    assert list(play.faces) == [f"m_{kinds[int(action.split(':')[1])]}" for _, action in play.options]
 
 
 def over_table(game: str, status: str) -> Table:

@@ -69,6 +69,13 @@ def error_params(code: str, params: dict[str, Any], locale: str) -> dict[str, st
     return extra
 
 
+def event_params(kind: str, data: dict[str, Any], names: list[str], locale: str) -> dict[str, str]:
+    """A bid's face in its log line, through the faces (the template has the face's words)."""
+    if kind.startswith("bid_") and data.get("face") in range(1, 7):
+        return {"die": _face(data["face"])}
+    return {}
+
+
 def event_key(kind: str, data: dict[str, Any]) -> str:
     if kind == "bid" and data.get("face") in range(1, 7):
         return f"bid_{data['face']}" + ("_one" if data.get("quantity") == 1 else "")

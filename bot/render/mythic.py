@@ -65,9 +65,20 @@ def face_text(face: str, locale: str = DEFAULT) -> str:
     return t("mythic.face.number", locale, value=face)
 
 
+def _face_key(kind: str, face: str) -> str:
+    return f"m_{kind}_{'face' if face in SPECIALS else face}"  # a special's creature side is its "face"
+
+
+def roll_emoji(kind: str, face: str) -> str:
+    """A rolled die's picture alone, for a log line that names the face in words: the face's emoji where
+    uploaded, else the type's Unicode emoji (``🟥``)."""
+    key = _face_key(kind, face)
+    return faces.text(key) if faces.loaded(key) else DIE_EMOJI.get(kind, "🎲")
+
+
 def roll_text(kind: str, face: str, locale: str = DEFAULT) -> str:
     """A rolled die by its face: ``🟥 **7**``, ``⬜ 🏳️``, ``🦅 **Griffin**``; the face's emoji where uploaded."""
-    key = f"m_{kind}_{'face' if face in SPECIALS else face}"  # a special's creature side is its "face"
+    key = _face_key(kind, face)
     if faces.loaded(key):
         return faces.text(key)
     return f"{DIE_EMOJI.get(kind, '🎲')} {face_text(face, locale)}"
@@ -127,7 +138,10 @@ def event_key(kind: str, data: dict[str, Any]) -> str:
 
 
 def event_params(kind: str, data: dict[str, Any], names: list[str], locale: str) -> dict[str, str]:
-    """What a template prints beyond the event's own fields: a hand, and per-player bids and scores."""
+    """What a template prints beyond the event's own fields: a rolled die's picture, a hand, and per-player bids
+    and scores."""
+    if kind.startswith(("played_", "trick_won_")) and isinstance(data.get("type"), str):
+        return {"die": roll_emoji(data["type"], str(data.get("face")))}
     if kind == "deal":
         return {"hand_text": hand_text([d["type"] for d in data.get("dice", [])], locale)}
     if kind == "start" and isinstance(data.get("hands"), int):
