@@ -143,6 +143,7 @@ def test_a_layout_view_built_by_discord_py_is_a_valid_v2_body_and_reads_back_in_
     assert message.is_v2 and message.accent_color == GREEN
     assert message.custom_ids() == ["t:kick:alice", "t:kick:bob", "t:roll", "t:dice", "t:bid"]
     assert [c["type"] for c in message.controls()] == [2, 2, 2, 2, 2, 3]
+    assert message.option_values() == ["1", "2", "3", "4", "5"] and message.options()[0]["label"] == "1 × ⚅"
     assert message.component_count == table().total_children_count == 19
     assert message.display_length == table().content_length()
     assert "Your bid" in message.all_text and "Kick bob" in message.all_text and "Kick bob" not in message.text

@@ -71,9 +71,10 @@ Behaviour worth knowing:
 * Reading V2: ``message.text`` (and ``version.text`` for each of ``history``) includes every TextDisplay in document
   order, ``components_text(view.to_components())`` gives the same for a locally built layout; ``all_text`` adds
   labels, placeholders and options; ``is_v2``, ``text_displays()``, ``accent_color`` (first container's),
-  ``custom_ids()``/``controls()``/``buttons()``/``selects()`` (nested ones too), ``component_count``,
-  ``display_length``. ``click``/``select`` find controls nested in containers and section accessories; the
-  interaction's ``message`` carries the flags and the whole tree (discord.py rebuilds a LayoutView from it).
+  ``custom_ids()``/``controls()``/``buttons()``/``selects()``/``options()``/``option_values()`` (nested ones too),
+  ``component_count``, ``display_length``. ``click``/``select`` find controls nested in containers and section
+  accessories; the interaction's ``message`` carries the flags and the whole tree (discord.py rebuilds a LayoutView
+  from it).
 * ``rate_limit="record"`` records channel-POST rate-limit violations (5 per 5 s), ``"enforce"`` answers 429.
 * Privileged intents make IDENTIFY fail with close code 4014 unless ``privileged_intents_allowed=True``.
 * Shards: ``FakeDiscord(recommended_shards=N)`` is the shard count (``GET /gateway/bot`` returns it). A sharded
@@ -116,6 +117,7 @@ from .models import (
     display_length,
     iter_components,
     message_text,
+    select_options,
     text_displays,
 )
 from .rest import MAX_V2_COMPONENTS, MAX_V2_TEXT, validate_message_body
@@ -159,6 +161,7 @@ __all__ = [
     "leftover_tasks",
     "message_text",
     "run_bot",
+    "select_options",
     "start_bot",
     "stop_bot",
     "text_displays",

@@ -48,6 +48,7 @@ __all__ = [
     "text_displays",
     "components_text",
     "control_texts",
+    "select_options",
     "message_text",
     "display_length",
     "error_lines",
@@ -360,6 +361,11 @@ def display_length(components: list[dict[str, Any]]) -> int:
     return sum(len(t) for t in text_displays(components))
 
 
+def select_options(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every string select's options in document order, however deep the select is nested."""
+    return [o for c in iter_components(components) if c.get("type") == 3 for o in c.get("options") or []]
+
+
 def control_texts(components: list[dict[str, Any]]) -> list[str]:
     """What the controls show besides prose: button labels, select placeholders, option labels and descriptions,
     media descriptions (alt text), in document order."""
@@ -471,6 +477,13 @@ class _Shown:
     def controls(self) -> list[dict[str, Any]]:
         """Buttons and selects in document order."""
         return [c for c in iter_components(self.components) if c.get("type") in (2, 3, 5, 6, 7, 8)]
+
+    def options(self) -> list[dict[str, Any]]:
+        """Every string select's options in document order (selects nested in containers too)."""
+        return select_options(self.components)
+
+    def option_values(self) -> list[str]:
+        return [str(o.get("value")) for o in select_options(self.components)]
 
     def button(self, label: str) -> dict[str, Any]:
         """The button whose label is ``label`` (KeyError if absent)."""
