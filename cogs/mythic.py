@@ -7,7 +7,7 @@ is their roll. Bids are placed in secret and revealed together by the engine.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 import discord
 from discord import app_commands
@@ -124,9 +124,16 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
     # -- the player's own controls -------------------------------------------------------------
 
     def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
-        """A menu of bids while this player still has to bid, or of their legal dice on their roll."""
+        """A menu of bids while this player still has to bid, of their legal dice on their roll, and of all their
+        dice while the others bid or roll: the reply, redrawn in place after each of their moves, then offers
+        their next roll, one click when their turn comes (the table service's double-click guard accepts a
+        control drawn after the player's own last move; a die they may not roll then is refused as such)."""
         view = MYTHICAL_DICE.view(table.state, seat)
-        return controls_view(table, render.private_menus(view, locale), locale)
+        menus = render.private_menus(view, locale)
+        if not menus and view["your_dice"] and view["phase"] in ("bidding", "playing"):
+            hand = [f"play:{d['id']}" for d in view["your_dice"]]
+            menus = render.private_menus(cast(MythicView, {**view, "phase": "playing", "legal": hand}), locale)
+        return controls_view(table, menus, locale)
 
     def confirmation(self, table: Table, seat: int, action: str, events: list[Event], locale: str) -> str | None:
         """The public log says only that a secret bid was placed: tell the bidder, privately, what they bid."""
@@ -163,6 +170,22 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         kind = self._die_type(typed, locale_of(interaction))
         if kind is None:  # also ``²`` or ``①``: digits to str.isdigit(), not to int()
             raise IllegalMove("unknown_die", die=text)
+        return self._die_of_type(view, kind, text)
+
+    def resolve_action(self, table: Table, user_id: int, action: str) -> str:
+        """A control's ``play:<die type>`` (a roll menu that names types, not the player's dice: it may be
+        public) as ``play:<die id>`` of a die of that type from the player's hand; any other action as it is
+        (the table service refuses what is wrong: not a player, not your turn, a die you may not roll)."""
+        name, _, kind = action.partition(":")
+        seat = table.seat_of(user_id) if table.state is not None else None
+        if name != "play" or kind not in DIE_TYPES or seat is None:
+            return action
+        return self._die_of_type(MYTHICAL_DICE.view(table.state, seat), kind, t(f"mythic.die.{kind}", table.locale))
+
+    @staticmethod
+    def _die_of_type(view: MythicView, kind: str, text: str) -> str:
+        """A die of type ``kind`` from the viewer's hand, a legal one if there is one (dice of one type are
+        interchangeable); IllegalMove if they hold none (``text``: the die as the player named it)."""
         ids = [d["id"] for d in view["your_dice"] if d["type"] == kind]
         if not ids:
             raise IllegalMove("die_not_in_hand", die=text)

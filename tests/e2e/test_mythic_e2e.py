@@ -338,8 +338,8 @@ async def test_bad_moves_are_refused_with_a_specific_reason_and_change_nothing(w
         assert option_values(mine.components) == [f"play:{PURPLE}"]
         assert "🟥 red · 🟪 purple" in mine.text and "You may roll: 🟪 purple" in mine.text
         await world.fake.wait_for(lambda: is_current(board, table))
-        reply = await my_dice(world, world.alice, board, table)  # not alice's roll: no menu
-        assert not reply.components and "Waiting for **carol**" in reply.text
+        reply = await my_dice(world, world.alice, board, table)  # not alice's roll: her dice, one click on her turn
+        assert option_values(reply.components) == [f"play:{GRAY}"] and "Waiting for **carol**" in reply.text
         record = await world.fake.select(world.carol, mine, select_id(mine, "play"), [f"play:{PURPLE}"])
         reply = await record.response()
         assert reply.ephemeral and "**carol** rolls 🟪 **3**" in reply.text
