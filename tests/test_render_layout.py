@@ -289,6 +289,18 @@ def test_a_cancelled_table_shows_its_seed():
     assert "my dice" not in text.footer.lower()
 
 
+def test_a_game_cancelled_midway_asks_nobody_to_move():
+    for game in game_ids():
+        live = [t for t in tables(game) if t.engine.to_act(t.state)]
+        table = next((t for t in live if table_text(t, "en").foot), live[-1])  # High Roll has no foot
+        running = table_text(table, "en")
+        table.status = "cancelled"
+        text = table_text(table, "en")
+        assert text.foot == [] and text.turn is None, game  # no "▶️ … to roll: 🎲 My dice or /mythic play"
+        assert text.head == running.head and text.seats == running.seats, game
+        assert t("ui.my_dice", "en") not in public_text(table), game
+
+
 def test_the_log_line_of_the_revealed_seed_is_silent_on_discord():
     assert all(catalog(locale)["event.fair_reveal"] == "" for locale in ("en", "it", "ru", "el", "de", "cy", "et"))
     assert "{seed}" in catalog("en")["event.fair_reveal@terminal"]  # the terminal has no end-of-game message

@@ -206,6 +206,8 @@ def body_lines(game: str, view: Any, names: list[str], locale: str) -> list[str]
 
 @dataclass
 class TableText:
+    """A table's text in parts, for the table message (a block per seat) and, joined, for everything else."""
+
     title: str
     head: list[str]
     seats: list[str]  # one entry per seat (the lobby's too), in seat order
@@ -217,6 +219,7 @@ class TableText:
 
     @property
     def body(self) -> list[str]:
+        """The text as lines (``join_layout``): what the terminal, DMs, 🎲 My dice and replays show."""
         return join_layout(self.head, self.seats, self.foot)
 
 
@@ -297,8 +300,8 @@ def controls(table: Table) -> list[Control | Menu]:
 #
 # The table message is redrawn after every move, but a move changes only the state: the log's older lines, the
 # title and the footer stay. So each log line is rendered once (per locale), when its event is first shown, and
-# the state's public view once for both the body and the controls. The body is drawn anew for every state (a
-# state is drawn about once: keeping its body would cost memory on every idle table for little). Keys hold
+# the state's public view once for both the layout and the controls. The layout is drawn anew for every state (a
+# state is drawn about once: keeping its layout would cost memory on every idle table for little). Keys hold
 # everything the text is made from besides the table itself (locale, surface, seat names, the catalog's
 # generation and the render module), and a cached state or log entry is recognised by identity: the cache keeps
 # the object itself and compares it with ``is`` (never a bare ``id()``, which a freed object's successor reuses).
@@ -312,8 +315,8 @@ class RenderCache:
     def __init__(self) -> None:
         self.state: Any = None  # the state the next three fields were made from (with the table's version)
         self.version = -1
-        self.view: Any = None  # its public view, until both the body and the controls are made
-        self.drawn = False  # its body was made
+        self.view: Any = None  # its public view, until both the layout and the controls are made
+        self.drawn = False  # its layout was made
         self.controls: tuple[tuple[Any, ...], tuple[Control | Menu, ...]] | None = None  # (key, controls)
         self.head: tuple[tuple[Any, ...], str, str] | None = None  # (key, title, footer)
         # key -> the log's newest entries as last drawn, oldest first, each with its line (None: no text)
@@ -340,7 +343,7 @@ def _state_cache(table: Table) -> RenderCache:
 
 
 def _public_view(table: Table, cache: RenderCache) -> Any:
-    """The channel's view of the current state, made once for the body and the controls."""
+    """The channel's view of the current state, made once for the layout and the controls."""
     view = cache.view
     if view is None:
         view = cache.view = table.engine.view(table.state, None)
@@ -436,6 +439,8 @@ def table_text(table: Table, locale: str, viewer: int | None = None) -> TableTex
             drawn = game_module(table.game).layout(table.engine.view(table.state, viewer), names, locale)
         acting = table.engine.to_act(table.state)  # the engine's word on whose turn it is, whatever the view names it
         turn = acting[0] if len(acting) == 1 and table.status == "running" else None
+        if table.status in OVER and acting:  # closed mid-game: nobody is to act, whatever the foot would ask
+            drawn = Layout(drawn.head, drawn.seats, [])
     head, seats, foot = drawn
     log = log_lines(table, names, locale)
     return TableText(title, list(head), list(seats), list(foot), log, footer, fair_lines(table, locale), turn)
