@@ -17,8 +17,9 @@ from bot.games.dice import SeededDice
 from bot.games.fair import FairDice
 from bot.games.registry import game_ids, register, unregister
 from bot.i18n import catalog, has, t
-from bot.render import Control, Menu, controls, faces, game_module, join_layout, table_text
+from bot.render import Control, Menu, controls, dice_text, faces, game_module, join_layout, table_text
 from bot.render.liar import hand_text
+from bot.render.mythic import die_text as mythic_die
 from bot.tables.model import Seat, Table
 from tests.sixth_game.engine import SPEC as SIXTH
 
@@ -235,6 +236,17 @@ def test_with_the_faces_uploaded_every_die_is_its_emoji_and_no_label_holds_one(u
     # the pips, the wild one, the hidden die, Mythical Dice's dice in hand and rolled: all drawn somewhere
     assert {"d1", "d6", "w1", "hidden", "m_red", "m_gray"} <= seen, seen
     assert any(key.startswith("m_") and key.count("_") == 2 for key in seen), seen
+
+
+def test_with_the_faces_uploaded_a_hand_draws_a_run_of_one_face_once_with_its_count(uploaded):
+    def e(key: str) -> str:
+        return faces.text(key)
+
+    assert hand_text([1, 1, 1, 4, 6, 6], True) == f"{e('w1')}×3 {e('d4')} {e('d6')}×2"
+    assert dice_text([4, 4]) == f"{e('d4')} {e('d4')}"  # a throw of two stays two dice (a Mex double)
+    assert mythic_die("red", "en", 3) == f"{e('m_red')}×3" and mythic_die("red", "en", 3, plain=True) == "🟥 red ×3"
+    faces.load({})
+    assert hand_text([1, 1, 1, 4], True) == "⚀1 ⚀1 ⚀1 ⚃4"  # the Unicode faces as ever
 
 
 def test_without_the_faces_the_dice_read_as_unicode(uploaded):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from importlib import import_module
+from itertools import groupby
 from typing import Any, NamedTuple
 
 import bot.i18n as i18n
@@ -52,8 +53,23 @@ def die_text(face: int, wild: bool = False) -> str:
     return faces.text(key) if faces.loaded(key) else f"{DIE_FACES[face - 1]}{face}"
 
 
-def dice_text(values: list[int] | tuple[int, ...]) -> str:
-    return " ".join(die_text(f) for f in values)
+def dice_text(values: list[int] | tuple[int, ...], wild: bool = False) -> str:
+    """Dice in text, ``⚀1 ⚃4 ⚃4``. Where the faces are emojis (some 35 characters each), a hand of more than two
+    dice draws each run of one face once with its count, ``<:…:…>×3``: six Liar's Dice hands of six, shown at a
+    reveal, would take half of the table message's 4,000 characters. A throw of two (a Mex double) stays two."""
+    drawn = [die_text(f, wild) for f in values]
+    if len(drawn) <= 2 or not drawn[0].startswith("<:"):
+        return " ".join(drawn)
+    return " ".join(runs(drawn))
+
+
+def runs(drawn: list[str]) -> list[str]:
+    """Equal neighbours drawn as one with their count, ``×n``."""
+    out: list[str] = []
+    for face, group in groupby(drawn):
+        n = len(list(group))
+        out.append(face if n == 1 else f"{face}×{n}")
+    return out
 
 
 def seat_names(table: Table) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Any
 import bot.i18n as i18n
 from bot.games.liars_dice import LiarView
 from bot.i18n import DEFAULT, SURFACE, t
-from bot.render import DIE_FACES, Control, Layout, Menu, die_text, faces
+from bot.render import DIE_FACES, Control, Layout, Menu, dice_text, faces
 
 MENU_SIZE = 25  # Discord's limit of options per select
 LOW_FACES = (1, 2, 3)
@@ -44,7 +44,7 @@ def _face(face: int, plain: bool = False) -> str:
 
 def hand_text(hand: list[int], wild: bool) -> str:
     """A hand of dice; with wild ones, a one is drawn as the wild face."""
-    return " ".join(die_text(f, wild=wild) for f in hand)
+    return dice_text(hand, wild)
 
 
 # The fields ``error_params`` adds to a refusal's own params (tests/test_catalog.py checks templates against them).

@@ -16,7 +16,7 @@ from typing import Any
 from bot.games.base import Action
 from bot.games.mythical_dice import DIE_TYPES, FLAG, SPECIALS, MythicRoll, MythicView
 from bot.i18n import DEFAULT, t
-from bot.render import Layout, Menu, faces
+from bot.render import Layout, Menu, faces, runs
 
 DIE_EMOJI = {
     "minotaur": "🐂",
@@ -39,7 +39,7 @@ def die_text(kind: str, locale: str = DEFAULT, count: int = 1, plain: bool = Fal
     label's) the type's emoji where uploaded, once per die."""
     key = f"m_{kind}"
     if not plain and faces.loaded(key):
-        return " ".join([faces.text(key)] * count)
+        return " ".join(runs([faces.text(key)] * count))
     key = "mythic.hand_die" if count == 1 else "mythic.hand_dice"
     return t(key, locale, emoji=DIE_EMOJI.get(kind, "🎲"), name=t(f"mythic.die.{kind}", locale), count=count)
 
