@@ -50,6 +50,7 @@ TARGET_CALLS = 2.0
 CONTROL = re.compile(r"^dt:\d+:(?:\d+:)?(?P<action>[A-Za-z_].*)$")
 MAX_MOVES = 3000
 PEOPLE = range(2, 7)
+PATHS = {"keep": "", "mine": " (from My dice)", "reopen": " (My dice reopened)"}
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("pig", {"target": 100}),
     ("liar", {}),
@@ -66,7 +67,10 @@ class Cost:
     options: dict[str, Any]
     people: int
     dms: str  # "open" | "closed"
-    path: str = "keep"  # "keep": play on from the open My dice reply; "reopen": open a new one for every move
+    # "keep": a move the table message offers is made there, else from the open My dice reply (a new one if it
+    # offers no legal move); "mine": the same, but a Mythical Dice roll is made from the reply, not from the
+    # table's menu of die types; "reopen": as "mine", with a new reply for every move made privately
+    path: str = "keep"
     fresh: bool = False  # people the bot has never DMed (their DM channels are opened in this game)
     moves: int = 0
     calls: Counter[str] = field(default_factory=Counter)
@@ -232,8 +236,10 @@ async def play(fake: Any, bot: Any, channel: Any, users: list[Any], cost: Cost, 
         board = table_message(fake, channel)
         where = board
         offered = reachable(table, legal, controls(board) if board is not None else {})
+        if cost.path != "keep":  # the table's roll menu (a die by its type) aside: those rolls are made privately
+            offered = {a: c for a, c in offered.items() if c[2] == a}
         if not offered:  # only in their own reply
-            where = private.get(user.id) if cost.path == "keep" else None
+            where = private.get(user.id) if cost.path != "reopen" else None
             offered = reachable(table, legal, controls(where)) if where is not None else {}
             if not offered:
                 where = await open_mine(user)
@@ -272,8 +278,10 @@ def configurations(quick: bool) -> list[Cost]:
         if quick:
             counts = sorted({counts[0], counts[-1]})
         runs += [Cost(game, options, n, dms) for n in counts for dms in ("open", "closed")]
-    # The same 4-person Mythical Dice game by people who open a new My dice reply for every roll instead of
-    # rolling from the one redrawn after their last move: what the one-click roll saves.
+    # The same 4-person Mythical Dice game by people who roll from their own 🎲 My dice reply (not from the
+    # table's menu of die types, where it has one), and by people who open a new reply for every such roll
+    # instead of rolling from the one redrawn after their last move: what the one-click roll saves.
+    runs.append(Cost("mythic", {}, 4, "open", path="mine"))
     runs.append(Cost("mythic", {}, 4, "open", path="reopen"))
     runs.append(Cost("liar", {}, 6, "open", fresh=True))
     runs.append(Cost("liar", {}, 6, "closed", fresh=True))
@@ -350,7 +358,7 @@ def run(quick: bool = False, policy: str = "ai", fast: bool = False) -> list[Cos
             continue
         rows.append(
             (
-                c.name + (" (reopen)" if c.path == "reopen" else "") + (" (first game)" if c.fresh else ""),
+                c.name + PATHS[c.path] + (" (first game)" if c.fresh else ""),
                 c.people,
                 c.dms,
                 c.moves,
@@ -390,7 +398,7 @@ def run(quick: bool = False, policy: str = "ai", fast: bool = False) -> list[Cos
     bot_calls = sum(c.calls["bot"] for c in counted)
     seconds, cpu = sum(c.seconds for c in counted), sum(c.cpu for c in counted)
     print(
-        f"\nall games (but the reopen and first-game rows): {calls:,} REST calls for {moves:,} moves = "
+        f"\nall games (but the My dice and first-game rows): {calls:,} REST calls for {moves:,} moves = "
         f"{calls / moves:.2f} per move, "
         f"{bot_calls / moves:.2f} of them bot calls (the global limit's); "
         f"played in {seconds:.1f} s wall, {cpu:.1f} s CPU"
