@@ -411,9 +411,10 @@ def make_bot(guild: FakeGuild, seen: Seen) -> commands.Bot:
     @bot.tree.command(name="defer", description="A deferred ephemeral reply filled with V2")
     async def defer(interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        seen.ephemeral_views += [table(), table(colour=GREY)]
-        await interaction.followup.send(view=seen.ephemeral_views[-2])
-        await interaction.followup.send(view=seen.ephemeral_views[-1], ephemeral=True)
+        seen.ephemeral_views += [table(), table(colour=GREY), table("bob", colour=GREY)]
+        await interaction.followup.send(view=seen.ephemeral_views[-3])
+        sent = await interaction.followup.send(view=seen.ephemeral_views[-2], ephemeral=True, wait=True)
+        await sent.edit(view=seen.ephemeral_views[-1])  # PATCH /webhooks/…/messages/{follow-up id}
 
     @bot.tree.command(name="bad", description="Bodies Discord refuses")
     async def bad(interaction: discord.Interaction[Any]) -> None:
@@ -490,6 +491,10 @@ async def test_a_real_client_sends_edits_and_clicks_v2_tables() -> None:
         assert filled.flags == EPHEMERAL | V2 and filled.text == board.history[0].text
         (second,) = await deferred.wait_followups(1)
         assert second.flags == EPHEMERAL | V2 and second.accent_color == GREY
+        await fake.wait_for(lambda: second.edits == 1, what="the follow-up's edit")
+        assert (
+            second.flags == EPHEMERAL | V2 and "Turn: bob" in second.text and second.history[-1].via == "PATCH followup"
+        )
 
         # old embed tables become V2 with content=None, embed=None, view=layout (channel PATCH, @original PATCH)
         convert = await fake.slash(alice, general, "convert")
