@@ -2,16 +2,20 @@
 
 Each game is played with random legal moves (seeded) at its most players, with 32-character display names and the
 options that make its text longest; the states whose English text is longest (and the finished game, with the fair
-dice's seed revealed) are then rendered in every locale: the table embed, every seat's own view (🎲 My dice and its
-DM), the DMs of private events, a move's reply, the final message, the rules, /help, refusals, /history and replay
-pages. The limits are checked on the text as built, BEFORE any ``[:2000]``-style cut the code applies: a cut text
-is a defect (it loses its end). Each check returns its problems, listed in one failure.
+dice's seed revealed) are then rendered in every locale: the table message, every seat's own view (🎲 My dice and
+its DM), the DMs of private events, a move's reply, the final message, the rules, /help, refusals, /history and
+replay pages, with the die faces as Unicode and as uploaded application emojis (~30 characters of markup a die).
+The table, 🎲 My dice, replies, the final message and replays are Components V2 messages (40 components, 4,000
+characters of text in all). The limits are checked on the text as built, BEFORE any cut the code applies (a V2
+message's oldest log lines, a ``[:2000]``): a cut text is a defect (it loses its end). Each check returns its
+problems, listed in one failure.
 """
 
 from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from string import Formatter
 from types import SimpleNamespace
@@ -25,12 +29,13 @@ from bot.games import Event, get_engine
 from bot.games.dice import SeededDice
 from bot.games.fair import FairDice
 from bot.i18n import catalog, locales, t
-from bot.render import CONTENT_LIMIT, REFUSAL_LIMIT, private_text, rules_pages, rules_text, table_text
+from bot.render import CONTENT_LIMIT, REFUSAL_LIMIT, faces, private_text, rules_pages, rules_text, table_text
 from bot.render.replay import replay_page
 from bot.tables.model import Seat, Table
 from bot.translator import discord_languages
 
 CONTENT, TITLE, DESCRIPTION, FIELD, FIELD_NAME, FOOTER, TOTAL, FIELDS = 2000, 256, 4096, 1024, 256, 2048, 6000, 25
+V2_TEXT = 4000  # a Components V2 message's text in all (the table, 🎲 My dice, replies, the final message, replays)
 EMBED_DESCRIPTION_CUT = 4000  # the table and replay embeds cut their description here: past it is a cut text
 SNOWFLAKE = 1_234_567_890_123_456_789  # a 19-digit Discord id, as long as they get
 LINK = f"https://discord.com/channels/{SNOWFLAKE}/{SNOWFLAKE}/{SNOWFLAKE}"
@@ -130,14 +135,52 @@ def embed_problems(what: str, title: str, description: str, fields: list[tuple[s
     return problems
 
 
+def v2_problems(what: str, view: discord.ui.LayoutView) -> list[str]:
+    """A Components V2 message against Discord's limits: 40 components in all (nested ones count), 4,000
+    characters of text in all, 80 per button label, 100 per custom id and select option."""
+    components, texts, problems = 0, 0, []
+    stack = list(view.to_components())
+    while stack:
+        component = stack.pop()
+        components += 1
+        stack += component.get("components", [])
+        if "accessory" in component:
+            stack.append(component["accessory"])
+        if component.get("type") == 10:
+            texts += len(component["content"])
+        problems += over(f"{what} button label", component.get("label", ""), 80) if component.get("type") == 2 else []
+        problems += over(f"{what} custom id", component.get("custom_id", ""), 100)
+        for option in component.get("options", []):
+            problems += over(f"{what} option label", option["label"], 100)
+    problems += [f"{what}: {components} components (limit 40)"] if components > 40 else []
+    problems += [f"{what}: {texts} characters of text (limit 4000)"] if texts > 4000 else []
+    return problems
+
+
+def displayed(view: discord.ui.LayoutView) -> list[str]:
+    """Every text block of a V2 message, in order."""
+    found, stack = [], list(reversed(view.to_components()))
+    while stack:
+        component = stack.pop()
+        if component.get("type") == 10:
+            found.append(component["content"])
+        stack += reversed(component.get("components", []))
+    return found
+
+
 def table_problems(table: Table, locale: str) -> list[str]:
-    """The table embed (as cogs.utils.components.table_embed builds it), uncut."""
+    """The table message (as cogs.utils.components.table_message builds it): within V2's limits, and nothing
+    left out to fit (every seat its own block, every log line shown)."""
+    from cogs.utils.components import table_message
+
     text = table_text(table, locale)
-    description = "\n".join(text.body)
-    fields = [(t("table.log", locale), "\n".join(text.log))] if text.log else []
-    fields += [(t("fair.field", locale), "\n".join(text.fair))] if text.fair else []
-    problems = embed_problems("table embed", text.title, description, fields, text.footer)
-    return problems + over("table embed description (cut at 4000)", description, EMBED_DESCRIPTION_CUT)
+    view = table_message(table, locale)
+    problems = v2_problems("table message", view)
+    blocks = displayed(view)
+    problems += [] if all(seat in blocks for seat in text.seats) else ["table message: the seats share one block"]
+    shown = "\n".join(blocks)
+    problems += [] if all(line in shown for line in text.log) else ["table message: a log line was left out"]
+    return problems
 
 
 def seat_problems(table: Table, step: Step, locale: str) -> list[str]:
@@ -147,7 +190,7 @@ def seat_problems(table: Table, step: Step, locale: str) -> list[str]:
     header = dm_header(table, locale)
     for seat in range(len(table.seats)):
         body = table_text(table, locale, seat).body
-        problems += over(f"seat {seat}'s 🎲 My dice", "\n".join([t("ui.your_view", locale), *body]), CONTENT)
+        problems += over(f"seat {seat}'s 🎲 My dice", "\n".join([t("ui.your_view", locale), *body]), V2_TEXT)
         problems += over(f"seat {seat}'s view by DM", "\n".join([header, *body]), CONTENT)
     secrets: dict[int, list[str]] = {}
     for event in step.events:
@@ -159,7 +202,7 @@ def seat_problems(table: Table, step: Step, locale: str) -> list[str]:
         lines = [line for e in step.events if e.public and (line := _event_line(table, e, locale))]
         mine = secrets.get(step.mover, [])
         reply = "\n".join([*lines, *(["", t("ui.dm_closed", locale), *mine] if mine else [])])
-        problems += over("a move's reply", reply, CONTENT)
+        problems += over("a move's reply", reply, V2_TEXT)
     return problems
 
 
@@ -174,7 +217,7 @@ def final_problems(table: Table, locale: str) -> list[str]:
 
     outcome = table.engine.outcome(table.state)
     assert outcome is not None
-    return over("the final message", final_text(table, outcome, locale), CONTENT)
+    return over("the final message", final_text(table, outcome, locale), V2_TEXT)
 
 
 def replay_problems(s: Scenario, steps: list[Step], at: int, locale: str) -> list[str]:
@@ -192,10 +235,12 @@ def replay_problems(s: Scenario, steps: list[Step], at: int, locale: str) -> lis
     )
     moves = [SimpleNamespace(state=x.state, events=x.events, move=SimpleNamespace(seq=n)) for n, x in enumerate(steps)]
     page = replay_page(record, SimpleNamespace(steps=moves, failed=None), at, locale)  # type: ignore[arg-type]
-    description = "\n".join([*page.body, *([""] if page.hidden else []), *page.hidden])
-    fields = [(t("table.log", locale), "\n".join(page.log))] if page.log else []
-    problems = embed_problems("replay page", page.title, description, fields, page.footer)
-    return problems + over("replay page description (cut at 4000)", description, EMBED_DESCRIPTION_CUT)
+    from cogs.history import replay_layout
+
+    view = replay_layout(page, record.id, at, len(steps) - 1, locale)
+    problems = v2_problems("replay page", view)
+    shown = "\n".join(displayed(view))
+    return problems + ([] if all(line in shown for line in page.log) else ["replay page: a log line was left out"])
 
 
 def english_size(table: Table, step: Step) -> int:
@@ -221,8 +266,19 @@ def games() -> list[tuple[Scenario, list[Step], list[int]]]:
 LOCALES = locales()
 
 
+@pytest.fixture(params=[False, True], ids=["unicode faces", "uploaded faces"])
+def uploaded(request: pytest.FixtureRequest) -> Iterator[bool]:
+    """Die faces as Unicode, or as application emojis with the longest names and ids (``<:dt_…:19 digits>``)."""
+    if request.param:
+        faces.load({key: (f"dt_{key}_abcdef", SNOWFLAKE) for key in faces.KEYS})
+    try:
+        yield request.param
+    finally:
+        faces.load({})
+
+
 @pytest.mark.parametrize("locale", LOCALES)
-def test_table_messages_views_dms_and_replies_fit_in_every_locale(games, locale):
+def test_table_messages_views_dms_and_replies_fit_in_every_locale(games, locale, uploaded):
     problems = []
     for s, steps, chosen in games:
         last = len(steps) - 1
@@ -350,15 +406,22 @@ def test_the_checks_catch_an_overflow(games):
     """With a catalog whose texts run long, the checks report each limit passed (and the rules still page)."""
     import bot.i18n
 
-    long = {"table.title": "T" * 300, "pig.event.hold": "{player} " + "h" * 1100, "pig.rules": "word " * 900}
+    long = {"table.title": "T" * 300, "pig.event.hold": "{player} " + "h" * 4000, "pig.rules": "word " * 900}
     s, steps, chosen = next(g for g in games if g[0].game == "pig")
     n = max(n for n in range(len(steps)) if any(kind == "hold" for kind, _ in steps[n].log[-3:]))
     with bot.i18n.overridden(dict.fromkeys(bot.i18n.locales(), long)):
         problems = table_problems(table_at(s, steps[n], False), "en")
         pages = rules_pages("pig", {}, "en")
-    assert any("table embed title: 300 characters" in p for p in problems), problems
-    assert any("characters (limit 1024)" in p for p in problems), problems  # the log field, with a hold in it
+    assert "table message: a log line was left out" in problems, problems  # the 4,000 characters ran out
     assert len(pages) == 3 and all(len(p) <= CONTENT_LIMIT for p in pages)
+    crowded = discord.ui.LayoutView()
+    container: discord.ui.Container[Any] = discord.ui.Container()
+    for _ in range(39):
+        container.add_item(discord.ui.TextDisplay("x" * 103))
+    crowded.add_item(container)
+    crowded._total_children = 0  # past discord.py's own count, to see ours
+    crowded.add_item(discord.ui.TextDisplay("y"))
+    assert v2_problems("m", crowded) == ["m: 41 components (limit 40)", "m: 4018 characters of text (limit 4000)"]
 
 
 def test_a_rules_text_longer_than_a_message_is_sent_in_pages():

@@ -10,10 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import t
-from bot.render import table_text
+from bot.render import faces, table_text
 from bot.replay import Replay
 from bot.store.history import GameRecord
 from bot.tables.model import Seat, Table
+
+
+REPLAY_LOG_LINES = 4  # the move shown and a little before it: the page also holds every seat's hand
 
 
 @dataclass
@@ -49,12 +52,13 @@ def replay_page(record: GameRecord, replay: Replay, step: int, locale: str) -> R
     step = min(max(step, 0), len(replay.steps) - 1)
     table = step_table(record, replay, step)
     public = table_text(table, locale)
-    shown = set(public.body)
     hidden: list[str] = []
-    for seat, name in enumerate(record.names):
-        own = [line for line in table_text(table, locale, seat).body if line and line not in shown]
-        if own:
-            hidden += [t("history.replay_seat", locale, name=name), *own]
+    with faces.plain():  # every hand at once, in Unicode faces: the page holds them all within 4,000 characters
+        shown = set(table_text(table, locale).body)
+        for seat, name in enumerate(record.names):
+            own = [line for line in table_text(table, locale, seat).body if line and line not in shown]
+            if own:
+                hidden += [t("history.replay_seat", locale, name=name), *own]
     game = t(f"game.{record.game}", locale)
     moves = len(replay.steps) - 1  # the start is not a move
     where = t("history.replay_start", locale) if step == 0 else t("history.replay_move", locale, move=step, moves=moves)
@@ -62,4 +66,4 @@ def replay_page(record: GameRecord, replay: Replay, step: int, locale: str) -> R
     if replay.failed is not None:
         footer += "\n" + t("history.replay_stops", locale, seq=replay.failed)
     title = t("history.replay_title", locale, game=game, id=record.id)
-    return ReplayPage(title, public.body, hidden, public.log, footer)
+    return ReplayPage(title, public.body, hidden, public.log[-REPLAY_LOG_LINES:], footer)
