@@ -33,10 +33,12 @@ def version_text(version: MessageVersion) -> str:
 
 
 def option_values(components: list[dict[str, Any]]) -> list[str]:
-    values = []
-    for row in components:
-        for comp in row.get("components", []):
-            values += [o["value"] for o in comp.get("options", [])]
+    """Every select option's value, however deep the select sits (an action row, a V2 container's row)."""
+    values, stack = [], list(reversed(components))
+    while stack:
+        comp = stack.pop()
+        values += [o["value"] for o in comp.get("options", [])]
+        stack += reversed(comp.get("components", []))
     return values
 
 
