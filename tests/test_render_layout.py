@@ -188,6 +188,24 @@ def test_a_liars_dice_hand_is_in_its_own_view_only_until_it_is_revealed():
     assert checked >= 8
 
 
+def test_a_liars_dice_reveal_shows_its_hands_under_the_seats_until_the_next_rounds_first_bid():
+    fresh = stale = 0
+    for seed in range(1, 6):
+        for table in tables("liar", seed):
+            reveal, state = table.state.last_reveal, table.state
+            if reveal is None:
+                continue
+            text = table_text(table, "en")
+            shown = [entry for entry in text.seats if "\n🔍 " in entry]
+            if state.bids and not state.finished:
+                assert not shown and not any("🔍" in line for line in text.foot)
+                stale += 1
+            else:
+                assert len(shown) == sum(1 for hand in reveal["hands"] if hand)
+                fresh += 1
+    assert fresh and stale
+
+
 def labels(items: list[Control | Menu], locale: str = "en") -> list[str]:
     found = []
     for item in items:
@@ -233,8 +251,8 @@ def test_with_the_faces_uploaded_every_die_is_its_emoji_and_no_label_holds_one(u
             assert all(key is None or key in faces.KEYS for key in keys), (game, keys)
             menus = [m for m in items if isinstance(m, Menu) and m.faces]
             assert all(len(m.faces) == len(m.options) for m in menus), game
-    # the pips, the wild one, the hidden die, Mythical Dice's dice in hand and rolled: all drawn somewhere
-    assert {"d1", "d6", "w1", "hidden", "m_red", "m_gray"} <= seen, seen
+    # the pips, the wild one, Mythical Dice's dice in hand and rolled: all drawn somewhere
+    assert {"d1", "d6", "w1", "m_red", "m_gray"} <= seen, seen
     assert any(key.startswith("m_") and key.count("_") == 2 for key in seen), seen
 
 

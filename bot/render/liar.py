@@ -170,17 +170,25 @@ def _seat_entry(view: LiarView, seat: int, name: str, locale: str) -> str:
     else:
         marker = "▶️" if seat == view["current"] else "▫️"
         dice = t("ui.n_dice", locale, count=view["counts"][seat])
-        line = t("liar.seat_line", locale, marker=marker, name=bold, die=faces.text("hidden"), dice=dice)
+        # the count is no die drawn: its icon stays the small Unicode one (an emoji would cost ~40 characters a seat)
+        line = t("liar.seat_line", locale, marker=marker, name=bold, die=faces.unicode("hidden"), dice=dice)
         bid = next((b for b in reversed(view["bids"]) if b[0] == seat), None)
         if bid is not None:
             line += t("liar.seat_bid", locale, quantity=bid[1], die=_face(bid[2]))
     under = []
     if seat == view["you"] and (hand := view.get("hand")):  # only in the seat's own view
         under.append(t("liar.your_dice", locale, dice=hand_text(hand, bool(view["options"]["wild_ones"]))))
-    reveal = view.get("last_reveal")
+    reveal = _fresh_reveal(view)
     if reveal and seat < len(reveal["hands"]) and (shown := reveal["hands"][seat]):
         under.append(t("liar.seat_revealed", locale, dice=hand_text(shown, bool(reveal.get("wild_ones")))))
     return "\n".join([line, " · ".join(under)]) if under else line
+
+
+def _fresh_reveal(view: LiarView) -> dict[str, Any] | None:
+    """The last challenge while it is news: until the next round's first bid (and once the game is over). Then the
+    log keeps its count, and the hands (up to six of six dice, some 1,300 characters as emojis) leave the table."""
+    reveal = view.get("last_reveal")
+    return reveal if reveal and (view["over"] or not view["bids"]) else None
 
 
 def _reveal_lines(reveal: dict[str, Any], names: list[str], locale: str) -> list[str]:
@@ -250,6 +258,6 @@ def layout(view: LiarView, names: list[str], locale: str) -> Layout:
             foot.append(t("liar.standing_bid", locale, bid=bid_text(bid["quantity"], bid["face"], locale), name=bidder))
             key = "liar.to_act" if bids else "liar.must_challenge"
             foot.append(t(key, locale, name=current, min=smallest))
-    if reveal := view.get("last_reveal"):
+    if reveal := _fresh_reveal(view):
         foot += _reveal_lines(reveal, names, locale)
     return Layout(head, seats, foot)

@@ -271,7 +271,7 @@ def _seat_entry(view: MythicView, seat: int, name: str, locale: str) -> str:
             bid=view["bids"][seat],
             tricks=view["tricks"][seat],
             left=view["hand_sizes"][seat],
-            die=faces.text("hidden"),
+            die=faces.unicode("hidden"),  # a count, no die drawn: the small Unicode icon (~40 characters less)
         )
         rolled = next((r for r in view["trick"] if r["player"] == seat), None)
         if rolled is not None:
