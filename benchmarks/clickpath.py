@@ -2,8 +2,8 @@
 
 A click is what ``cogs/tables.py: Click.move`` does for a button on the table message: ``act`` with the
 interaction id and the version the button was drawn at (the lock, the engine, the commit through the real ``Store``
-on a temporary SQLite file), then the reply as ``Click.table_reply`` builds it: ``table_embed`` and
-``table_view`` (``cogs/utils/components.py: table_message``), then what discord.py does with them
+on a temporary SQLite file), then the reply as ``Click.table_reply`` builds it: the V2 layout of
+``cogs/utils/components.py: table_message``, then what discord.py does with them
 before the HTTP call (``Embed.to_dict``, ``View.to_components``). The Discord HTTP call itself is not included.
 
 CPU is ``time.process_time()`` (every thread, so SQLite's commit counts) over the measured window divided by the
@@ -39,7 +39,7 @@ from benchmarks._service import GAMES, SNOWFLAKE, bot_gc, game_of, next_move, op
 from bot.games.dice import SeededDice
 from bot.store import open_store
 from bot.tables import TableService
-from cogs.utils.components import table_embed, table_view
+from cogs.utils.components import table_message
 
 TARGET_CPU = 150e-6  # s per click, act + commit + the reply's render
 
@@ -48,7 +48,7 @@ TARGET_CPU = 150e-6  # s per click, act + commit + the reply's render
 class Clicks:
     clicks: int = 0
     cpu: float = 0.0  # process CPU (every thread)
-    build: float = 0.0  # table_embed + table_view
+    build: float = 0.0  # table_message (the V2 layout)
     serialise: float = 0.0  # Embed.to_dict + View.to_components
     player: float = 0.0  # the benchmark choosing the move
     opening: float = 0.0  # process CPU re-opening finished games (not clicks), meaningful with one table
@@ -62,9 +62,9 @@ class Clicks:
 def render(table: Any) -> tuple[float, float]:
     """The table reply as ``Click.table_reply`` builds it; returns (build, serialise) thread CPU."""
     c0 = time.thread_time()
-    embed, view = table_embed(table, table.locale), table_view(table, table.locale)
+    view = table_message(table, table.locale)
     c1 = time.thread_time()
-    embed.to_dict(), view.to_components()  # what discord.py sends
+    view.to_components()  # what discord.py sends
     return c1 - c0, time.thread_time() - c1
 
 

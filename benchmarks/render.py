@@ -1,4 +1,4 @@
-"""The table reply's render: ``table_embed`` + ``table_view`` (what a click's response carries), CPU µs per render.
+"""The table reply's render: ``table_message``, the V2 layout (what a click's response carries), CPU µs per render.
 
 For every game and locale, tables of 4 seats (one a computer player) are played to mid-game with random legal
 moves until their public log holds 24 events (``LOG_EVENTS``), as a long-running table's does. Then the game
@@ -124,14 +124,14 @@ class Timing:
 
 
 def run(found: list[Script], locale: str, serialise: bool) -> tuple[Timing, Timing]:
-    from cogs.utils.components import table_embed, table_view
+    from cogs.utils.components import table_message
 
     def render(table: Table) -> Callable[[], object]:
         def once() -> object:
-            embed, view = table_embed(table, locale), table_view(table, locale)
+            view = table_message(table, locale)
             if serialise:
-                return embed.to_dict(), view.to_components()
-            return embed, view
+                return view.to_components()
+            return view
 
         return once
 
@@ -158,7 +158,7 @@ def main() -> None:
     if args.profile:
         profile(args.profile, scripts(args.profile, args.tables, args.moves))
         return
-    header(f"table reply render: table_embed + table_view, 4 seats, log of {LOG_EVENTS} events")
+    header(f"table reply render: table_message (V2 layout), 4 seats, log of {LOG_EVENTS} events")
     rows = []
     for game in games:
         found = scripts(game, args.tables, args.moves)

@@ -24,12 +24,12 @@ from bot.games import available_games
 from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.jsontext import dumps
-from bot.render.replay import replay_page
+from bot.render.replay import ReplayPage, replay_page
 from bot.replay import export_of, replay
 from bot.store import history
 from bot.store.history import GameRecord
 from bot.verify import mismatch_text, verify_export
-from cogs.utils.components import button_label
+from cogs.utils.components import Blocks, button_label, rows_of
 from cogs.utils.games import game_choices
 from cogs.utils.replies import answer_error, guild_of, locale_of, send_ephemeral, within_deadline
 
@@ -191,17 +191,22 @@ async def show_replay(interaction: discord.Interaction, game_id: int, step: int,
     if not steps.steps:
         raise Refused("no_moves", id=game_id)
     step = min(max(step, 0), len(steps.steps) - 1)
-    page = replay_page(record, steps, step, locale)
-    description = "\n".join([*page.body, *([""] if page.hidden else []), *page.hidden])
-    embed = discord.Embed(title=page.title[:256], description=description[:4000], colour=COLOUR)
-    if page.log:
-        embed.add_field(name=t("table.log", locale), value="\n".join(page.log)[-1024:], inline=False)
-    embed.set_footer(text=page.footer[:2048])
-    view = replay_view(game_id, step, len(steps.steps) - 1, locale)
+    layout = replay_layout(replay_page(record, steps, step, locale), game_id, step, len(steps.steps) - 1, locale)
     if edit:
-        await update(interaction, embed=embed, view=view)
+        await update(interaction, content=None, embed=None, view=layout)
     else:
-        await send_ephemeral(interaction, embed=embed, view=view)
+        await send_ephemeral(interaction, view=layout)
+
+
+def replay_layout(page: ReplayPage, game_id: int, step: int, last: int, locale: str) -> discord.ui.LayoutView:
+    """A replay page as the table's V2 design: the table then, every seat's own view, the log, the buttons."""
+    blocks = Blocks()
+    blocks.text("\n".join([f"## {page.title}", *page.body]))
+    if page.hidden:  # every seat's own view: the game is over, nothing is secret any more
+        blocks.separator()
+        blocks.text("\n".join(page.hidden))
+    rows = rows_of(replay_view(game_id, step, last, locale))
+    return blocks.layout(COLOUR, log=page.log, small=page.footer, rows=rows, log_title=t("table.log", locale))
 
 
 def replay_view(game_id: int, step: int, last: int, locale: str) -> discord.ui.View:

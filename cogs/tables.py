@@ -27,16 +27,17 @@ from discord.ext import commands
 from bot.games import IllegalMove
 from bot.games.parsing import parse_int
 from bot.i18n import t
-from bot.render import event_text, seat_names, table_text
+from bot.render import error_text, event_text, seat_names, table_text
 from bot.tables import Table, TableError
 from cogs.utils.components import (
+    COLOURS,
     DM_RETRY,
     DmRetryButton,
     TableButton,
     TableSelect,
     parse_table_control,
-    table_embed,
     table_message,
+    text_message,
     with_dm_retry,
 )
 from cogs.utils.gamecog import seat_for
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from bot.client import DiceTavern
 
 LOBBY_VERBS = ("join", "leave", "start")
+TURN_PASSED = frozenset({"not_your_turn", "game_over"})  # refusals of a raced pick that only mean "too late"
 LOBBY_TOOLS = ("addbot:", "kick:", "host:")
 
 
@@ -113,11 +115,22 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
 
 
 class Message(TypedDict, total=False):
-    """What a reply shows, as discord.py's send and edit take it."""
+    """What a reply shows, as discord.py's send and edit take it: a Components V2 layout (an edit also clears the
+    content and embeds a message from before V2 had: Discord refuses V2 beside them)."""
 
-    content: str
+    content: str | None
     embed: discord.Embed | None
-    view: discord.ui.View
+    view: discord.ui.View | discord.ui.LayoutView
+
+
+def shown(view: discord.ui.LayoutView) -> Message:
+    """A V2 layout as a new message's arguments."""
+    return Message(view=view)
+
+
+def redrawn(view: discord.ui.LayoutView) -> Message:
+    """A V2 layout as an edit's arguments: whatever the message showed before is replaced."""
+    return Message(content=None, embed=None, view=view)
 
 
 @dataclass
@@ -205,8 +218,7 @@ class Click:
 
     def table_reply(self, table: Table) -> Reply:
         """The clicked table message redrawn: the table as it stands, text and controls."""
-        embed, view = table_message(table, table.locale)
-        return Reply(edit=Message(embed=embed, view=view), shows=self.surface.presenter.look(table))
+        return Reply(edit=redrawn(table_message(table, table.locale)), shows=self.surface.presenter.look(table))
 
     async def lobby_click(self, table: Table, verb: str) -> Reply:
         await self.lobby_verb(table, verb)
@@ -228,6 +240,9 @@ class Click:
         redrawn in place with what happened and fresh controls, so the next move from it is not taken for a
         double click)."""
         interaction = self.interaction
+        cog = self.bot.game_cogs.get(table.game)
+        if cog is not None:  # a control may name a move as the player sees it (Mythical Dice: a die type)
+            action = cog.resolve_action(table, self.user_id, action)
         try:
             _, events = await self.bot.tables.act(table.channel_id, self.user_id, action, str(interaction.id), version)
         except IllegalMove as error:
@@ -241,10 +256,18 @@ class Click:
                 reply.private = Message(content=news)
                 return reply
             if interaction.message is not None and interaction.message.flags.ephemeral:
-                return await self.private_view(table, [news], in_place=True)  # the player's own reply
+                # the player's own reply, redrawn as the table stands, with why the pick is refused now: it offers
+                # their dice while the others play (Mythical Dice), and on their turn a die may have to follow suit.
+                # A turn that passed meanwhile is no fault of theirs: the news says what happened, no blame.
+                why = (
+                    []
+                    if error.code in TURN_PASSED
+                    else ["⚠️ " + error_text(error, self.locale, table.game, seat_names(table))]
+                )
+                return await self.private_view(table, [news, *why], in_place=True)
             # an older public message: the table as it stands, privately
-            return Reply(private=Message(content=news, embed=table_embed(table, self.locale)))
-        seat, cog, locale = table.seat_of(self.user_id), self.bot.game_cogs.get(table.game), self.locale
+            return Reply(private=shown(table_message(table, self.locale, with_controls=False, note=news)))
+        seat, locale = table.seat_of(self.user_id), self.locale
         note = cog.confirmation(table, seat, action, events, locale) if cog is not None and seat is not None else None
         if not on_board:
             names = seat_names(table)
@@ -252,10 +275,12 @@ class Click:
             return await self.private_view(table, [*lines, *([note] if note else [])], in_place=True)
 
         async def later() -> Message | None:
-            # the player's own confirmation (a secret bid) and what a closed DM could not carry
+            if note:  # a secret move (a bid): the player's own view follows, with it, their hand and the controls
+                return (await self.private_view(table, [note])).private  # to play on from (and undelivered secrets)
+            # what a closed DM could not carry
             secrets = await self.surface.presenter.undelivered(table.id, self.user_id)
             lines = [*([note] if note else []), *([t("ui.dm_closed", locale), *secrets] if secrets else [])]
-            return Message(content="\n".join(lines)[:2000]) if lines else None
+            return shown(text_message(lines, COLOURS.get(table.status))) if lines else None
 
         reply = self.table_reply(table)
         reply.later = later
@@ -277,16 +302,14 @@ class Click:
         secrets = await presenter.undelivered(table.id, self.user_id)
         if secrets:  # what a closed DM could not carry, as it was sent (the view above may have moved on)
             lines += ["", t("ui.dm_closed", locale), *secrets]
-        content = "\n".join(lines)[:2000]
         view = None
         cog = self.bot.game_cogs.get(table.game)
         if cog is not None and table.running:
             view = cog.private_view(table, seat, locale)
         if self.user_id in presenter.dms_closed and not table.engine.open_information:
             view = with_dm_retry(view, table.id, locale)
-        if in_place:
-            return Reply(edit=Message(content=content, view=view or discord.ui.View(), embed=None))
-        return Reply(private=Message(content=content, view=view) if view else Message(content=content))
+        reply = text_message(lines, COLOURS.get(table.status), view)
+        return Reply(edit=redrawn(reply)) if in_place else Reply(private=shown(reply))
 
     async def dm_retry(self, table_id: int) -> Reply:
         """The "Send my dice by DM" button: try a DM at once, whatever the "DMs closed" mark says; say how it went."""
@@ -296,7 +319,7 @@ class Click:
             raise TableError("stale_button")
         presenter = self.surface.presenter
         dm_locale = presenter.dm_language(table, self.user_id)
-        text = "\n".join([presenter.dm_header(table, dm_locale), *table_text(table, dm_locale, seat).body])[:2000]
+        text = "\n".join([presenter.dm_header(table, dm_locale), *table_text(table, dm_locale, seat).body])
         sent = await presenter.send_dm(self.user_id, text)
         key = {True: "ui.dm_retry_sent", False: "ui.dm_retry_closed", None: "ui.dm_retry_failed"}[sent]
         return Reply(private=Message(content=t(key, self.locale)))

@@ -82,7 +82,7 @@ def test_the_table_surface_answers_in_one_function():
 
 
 def test_the_table_message_is_built_in_one_module_that_does_not_import_the_surface():
-    built = places(r"^def (table_embed|table_view|table_message)\(")
+    built = places(r"^def (table_message|table_rows|text_message)\(")
     assert [place.split(":")[0] for place in built] == ["cogs/utils/components.py"] * 3
     assert places(r"from cogs\.tables import|import cogs\.tables") == []
 

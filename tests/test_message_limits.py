@@ -191,11 +191,11 @@ def seat_problems(table: Table, step: Step, locale: str) -> list[str]:
     for seat in range(len(table.seats)):
         body = table_text(table, locale, seat).body
         problems += over(f"seat {seat}'s 🎲 My dice", "\n".join([t("ui.your_view", locale), *body]), V2_TEXT)
-        problems += over(f"seat {seat}'s view by DM", "\n".join([header, *body]), CONTENT)
+        problems += over(f"seat {seat}'s view by DM", "\n".join([header, *body]), V2_TEXT)
     secrets: dict[int, list[str]] = {}
     for event in step.events:
         if not event.public and (text := private_text(table, event, locale)):
-            problems += over(f"the DM of a {event.kind!r} event", f"{header}\n{text}", CONTENT)
+            problems += over(f"the DM of a {event.kind!r} event", f"{header}\n{text}", V2_TEXT)
             if event.to is not None:
                 secrets.setdefault(event.to, []).append(text)
     if step.mover is not None:

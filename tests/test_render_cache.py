@@ -16,7 +16,7 @@ from bot.games.registry import game_ids, spec
 from bot.i18n import SURFACE, locales
 from bot.render import log_lines, seat_names, table_text
 from bot.tables.model import Seat, Table
-from cogs.utils.components import table_embed, table_view
+from cogs.utils.components import table_message
 
 SEATS = [Seat(11, "alice"), Seat(12, "Bartholomew"), Seat(-1, "Carol", "normal"), Seat(14, "dan")]
 OPTIONS: dict[str, dict[str, Any]] = {"liar": {"mode": "lose_die"}}  # several rounds: a long log
@@ -47,8 +47,7 @@ def copy_of(table: Table) -> Table:
 
 def drawn(table: Table, locale: str) -> tuple[Any, ...]:
     text = table_text(table, locale)
-    embed, view = table_embed(table, locale), table_view(table, locale)
-    return text.title, text.body, text.log, text.footer, embed.to_dict(), view.to_components()
+    return text.title, text.body, text.log, text.footer, table_message(table, locale).to_components()
 
 
 def check(table: Table, locale: str) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import Action
-from bot.games.mythical_dice import DIE_TYPES, FLAG, SPECIALS, MythicRoll, MythicView
+from bot.games.mythical_dice import DIE_TYPES, FLAG, SPECIALS, MythicRoll, MythicView, bag_types
 from bot.i18n import DEFAULT, t
 from bot.render import Layout, Menu, faces, runs
 
@@ -190,10 +190,19 @@ def _bid_menu(bids: list[int]) -> Menu:
 
 def controls(view: MythicView) -> list[Menu]:
     """The table message offers a menu of the engine's public bids while bidding (a bid is secret, the menu
-    is not). Playing needs the player's own dice, so the die menu is only in 🎲 My dice (``private_menus``).
+    is not), and while playing a menu of every die type in the bag (the same for everyone, so it tells nothing
+    of anyone's hand): the player to roll picks a type they hold and one of their dice of it is rolled (dice of
+    one type are interchangeable; ``cogs.mythic.Mythic.resolve_action``), one click on the table. 🎲 My dice
+    offers the player's own dice too (``private_menus``).
     """
     bids = public_bids(view)
-    return [_bid_menu(bids)] if bids else []
+    if bids:
+        return [_bid_menu(bids)]
+    if view["phase"] == "playing" and view["to_act"]:
+        kinds = sorted(set(bag_types(view["options"].get("dice_set", "standard"))), key=DIE_TYPES.index)
+        options = tuple((f"mythic.die.{kind}", f"play:{kind}") for kind in kinds)
+        return [Menu("roll", "mythic.play_placeholder", options, tuple(f"m_{kind}" for kind in kinds))]
+    return []
 
 
 def die_choices(view: MythicView, locale: str = DEFAULT) -> list[tuple[str, int]]:

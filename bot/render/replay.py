@@ -15,7 +15,6 @@ from bot.replay import Replay
 from bot.store.history import GameRecord
 from bot.tables.model import Seat, Table
 
-
 REPLAY_LOG_LINES = 4  # the move shown and a little before it: the page also holds every seat's hand
 
 

@@ -1,5 +1,8 @@
-"""The table message and its controls, built in one place: the embed (``table_embed``), the restart-proof controls
-(their custom_id names the table and the action, nothing lives in memory) and both together (``table_message``).
+"""The table message and its controls, built in one place: the Components V2 layout (``table_message``: a container
+per message, a text block per seat, the log, the controls as action rows), the restart-proof controls (their
+custom_id names the table and the action, nothing lives in memory), and the same design for private replies, DMs
+and the end of a game (``text_message``). Die faces on buttons and options are the bot's application emojis where
+uploaded (``bot.render.faces``), else the label's Unicode face stays.
 
 The controls are discord.py ``DynamicItem``s (their templates are the custom ids below), but nothing is answered
 through them: a click is answered by the table surface's one entry point (``cogs/tables.py: Tables.on_interaction``),
@@ -9,6 +12,7 @@ which also sees the clicks discord.py's item dispatch drops (a control the messa
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -16,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.parsing import parse_int
+from bot.games.parsing import clip, parse_int
 from bot.i18n import SURFACE, generation, has, t
-from bot.render import Control, Menu, controls, seat_names, table_text
+from bot.render import Control, Menu, controls, faces, seat_names, table_text
 from bot.tables import TableError
 
 if TYPE_CHECKING:
@@ -39,6 +43,14 @@ STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 COLOURS = {"lobby": 0x5865F2, "running": 0x57F287, "finished": 0xFEE75C, "cancelled": 0x99AAB5}
+V2_COMPONENTS, V2_TEXT = 40, 4000  # Discord's limits for a Components V2 message: components in all, text in all
+log_cut = logging.getLogger(__name__)
+
+
+def face_emoji(key: str | None) -> discord.PartialEmoji | None:
+    """A die face's application emoji for a button or select option, or None where not uploaded."""
+    found = faces.emoji(key) if key else None
+    return discord.PartialEmoji(name=found[0], id=found[1]) if found else None
 
 
 def button_label(item: discord.ui.Item[Any]) -> str:
@@ -52,9 +64,20 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dt:
     The version is the table's when the button was drawn, so a double click applies once.
     """
 
-    def __init__(self, table_id: int, version: int, action: str, label: str = "", style: str = "secondary") -> None:
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        action: str,
+        label: str = "",
+        style: str = "secondary",
+        face: str | None = None,
+    ) -> None:
         custom_id = f"dt:{table_id}:{version}:{action}"
-        super().__init__(discord.ui.Button(label=label or action, style=STYLES[style], custom_id=custom_id))
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or action, style=STYLES[style], custom_id=custom_id, emoji=face_emoji(face)
+        )
+        super().__init__(button)
         self.table_id = table_id
         self.version = version
         self.action = action
@@ -129,48 +152,167 @@ def add_controls(view: discord.ui.View, table: Table, items: Sequence[Control | 
     buttons = 0
     for control in items:
         if isinstance(control, Menu):
-            options = list(_select_options(control.options, locale, SURFACE.get(), generation()))
+            options = list(
+                _select_options(control.options, control.faces, locale, SURFACE.get(), generation(), faces.generation())
+            )
             if options:
                 placeholder = t(control.placeholder, locale)
                 view.add_item(TableSelect(table.id, table.version, control.name, options, placeholder))
         elif buttons < MAX_BUTTONS:
-            view.add_item(TableButton(table.id, table.version, control.action, t(control.label, locale), control.style))
+            label = t(control.label, locale)
+            view.add_item(TableButton(table.id, table.version, control.action, label, control.style, control.face))
             buttons += 1
     return view
 
 
 @lru_cache(maxsize=256)  # a menu's 25 options weigh ~7 KiB
 def _select_options(
-    options: tuple[tuple[str, str], ...], locale: str, surface: str | None, texts: int
+    options: tuple[tuple[str, str], ...],
+    keys: tuple[str | None, ...],
+    locale: str,
+    surface: str | None,
+    texts: int,
+    drawn: int,
 ) -> tuple[discord.SelectOption, ...]:
     """A menu's options as Discord's, made once per menu and locale. Shared between views: nothing changes a
-    SelectOption once sent. ``surface`` and ``texts`` (``i18n.generation()``: it changes whenever the catalog's
-    texts may have) are part of the key only."""
-    return tuple([select_option(label, action, locale, surface, texts) for label, action in options[:MAX_CHOICES]])
+    SelectOption once sent. ``keys``: each option's die face, if any. ``surface``, ``texts`` (``i18n.generation()``:
+    it changes whenever the catalog's texts may have) and ``drawn`` (``faces.generation()``: the uploaded faces)
+    are part of the key only."""
+    return tuple(
+        [
+            select_option(label, action, keys[i] if i < len(keys) else None, locale, surface, texts, drawn)
+            for i, (label, action) in enumerate(options[:MAX_CHOICES])
+        ]
+    )
 
 
 @lru_cache(maxsize=4096)  # ~300 bytes each
-def select_option(label: str, action: str, locale: str, surface: str | None, texts: int) -> discord.SelectOption:
+def select_option(
+    label: str, action: str, face: str | None, locale: str, surface: str | None, texts: int, drawn: int
+) -> discord.SelectOption:
     """One option, made once: a Liar's Dice table's menus shift by a bid or two from move to move, so most of a new
     menu's options (~3 µs and two catalog lookups each) were in the last one. The label is a catalog key (the
     lobby's levels) or text the renderer already wrote (a bid). Keyed as ``_select_options``."""
-    return discord.SelectOption(label=(t(label, locale) if has(label, locale) else label)[:MAX_LABEL], value=action)
+    text = (t(label, locale) if has(label, locale) else label)[:MAX_LABEL]
+    return discord.SelectOption(label=text, value=action, emoji=face_emoji(face))
 
 
-def table_embed(table: Table, locale: str) -> discord.Embed:
-    """The table message's text: the table as its renderer writes it, the log, why it closed, the fair dice."""
+def table_message(
+    table: Table, locale: str, *, with_controls: bool = True, note: str | None = None
+) -> discord.ui.LayoutView:
+    """The whole table message as a Components V2 layout: one container whose accent colour says the state, the
+    title and the game's head lines, one text block per seat (its marker, name, numbers, last claim), what the
+    table waits for, the last lines of the log, why it closed, the fair dice and the table's id in one small
+    line, then the controls (none once the table is over: a finished table offers nothing it cannot do).
+    ``with_controls`` False: the same table without them (``/<game> status``, privately); ``note``: a line above
+    the container (a private copy's why)."""
     text = table_text(table, locale)
-    embed = discord.Embed(
-        title=text.title, description="\n".join(text.body)[:4000], colour=COLOURS.get(table.status, 0)
-    )
-    if text.log:
-        embed.add_field(name=t("table.log", locale), value="\n".join(text.log)[-1024:], inline=False)
+    blocks = Blocks()
+    blocks.text("\n".join([f"## {text.title}", *text.head]))
+    blocks.separator()
+    blocks.seats(text.seats)
+    if any(text.foot):
+        blocks.text("\n".join(text.foot).strip("\n"))
+    log = list(text.log)
     if table.status == "cancelled":
-        embed.add_field(name="\u200b", value=t(f"table.closed_{close_reason(table)}", locale), inline=False)
-    if text.fair:  # the commitment from the lobby on; the seed only once the game is over
-        embed.add_field(name=t("fair.field", locale), value="\n".join(text.fair)[:1024], inline=False)
-    embed.set_footer(text=text.footer)
-    return embed
+        blocks.text(t(f"table.closed_{close_reason(table)}", locale))
+    small = " · ".join([*text.fair, text.footer])
+    rows = table_rows(table, locale) if with_controls else []
+    title = t("table.log", locale)
+    return blocks.layout(COLOURS.get(table.status, 0), log=log, small=small, rows=rows, log_title=title, note=note)
+
+
+class Blocks:
+    """A V2 message being laid out: text blocks and separators in order, then ``layout`` puts them, the log, the
+    small line and the action rows into one container within Discord's limits (40 components, 4,000 characters
+    of text). tests/test_message_limits.py checks that the longest realistic states fit as drawn; were one not to,
+    the seats share one block before anything is cut, and only then the oldest log lines go (logged)."""
+
+    def __init__(self) -> None:
+        self.items: list[discord.ui.Item[Any]] = []
+        self.seat_blocks: tuple[int, int] | None = None  # where the seats' blocks are among the items
+
+    def text(self, content: str) -> None:
+        if content:
+            self.items.append(discord.ui.TextDisplay(content))
+
+    def separator(self) -> None:
+        self.items.append(discord.ui.Separator())
+
+    def seats(self, seats: Sequence[str]) -> None:
+        first = len(self.items)
+        for seat in seats:
+            self.text(seat)
+        self.seat_blocks = (first, len(self.items))
+
+    def layout(
+        self,
+        accent: int,
+        *,
+        log: list[str] | None = None,
+        small: str = "",
+        rows: Sequence[discord.ui.ActionRow[Any]] = (),
+        log_title: str = "",
+        note: str | None = None,
+    ) -> discord.ui.LayoutView:
+        items = list(self.items)
+        log = list(log or [])
+        controls = sum(1 + len(row.children) for row in rows)
+        # the container, the log and its separator, the small line, a note above, the controls
+        fixed = 1 + (2 if log else 0) + (1 if small else 0) + (1 if note else 0) + controls
+        if fixed + len(items) > V2_COMPONENTS and self.seat_blocks is not None:
+            first, end = self.seat_blocks
+            joined = "\n".join(str(getattr(item, "content", "")) for item in items[first:end])
+            items[first:end] = [discord.ui.TextDisplay(joined)]
+        size = sum(len(str(getattr(item, "content", ""))) for item in items) + len(note or "")
+        size += len(small) + 3 * (small.count("\n") + 1)
+        title = f"-# {log_title}\n" if log_title else ""
+        while log and size + len(title) + len("\n".join(log)) > V2_TEXT:
+            log.pop(0)
+            log_cut.warning("a V2 message ran past %s characters: its oldest log line was left out", V2_TEXT)
+        container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=accent)
+        for item in items:
+            container.add_item(item)
+        if log:
+            container.add_item(discord.ui.Separator(visible=False))
+            container.add_item(discord.ui.TextDisplay(title + "\n".join(log)))
+        if small:  # Discord's small print ("-# ") holds for one line: each line gets it
+            container.add_item(discord.ui.TextDisplay("\n".join(f"-# {line}" for line in small.split("\n") if line)))
+        for row in rows:
+            container.add_item(row)
+        view = discord.ui.LayoutView(timeout=None)
+        if note:
+            view.add_item(discord.ui.TextDisplay(note))
+        view.add_item(container)
+        return view
+
+
+def text_message(
+    lines: Sequence[str], accent: int | None = None, controls: discord.ui.View | None = None
+) -> discord.ui.LayoutView:
+    """A private reply, a DM, the end of a game: the same container design with the text and any controls."""
+    blocks = Blocks()
+    blocks.text(clip("\n".join(lines).strip("\n"), V2_TEXT - 1))  # tests/test_message_limits.py: never cut in practice
+    return blocks.layout(COLOURS["running"] if accent is None else accent, rows=rows_of(controls))
+
+
+def rows_of(view: discord.ui.View | None) -> list[discord.ui.ActionRow[Any]]:
+    """A classic view's items (a game's private controls) as V2 action rows: each select on its own row, buttons
+    five to a row, in their order."""
+    rows: list[discord.ui.ActionRow[Any]] = []
+    buttons: discord.ui.ActionRow[Any] | None = None
+    for item in list(view.children) if view is not None else []:
+        if item.width >= 5:
+            row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+            row.add_item(item)
+            rows.append(row)
+            buttons = None
+            continue
+        if buttons is None or len(buttons.children) >= 5:
+            buttons = discord.ui.ActionRow()
+            rows.append(buttons)
+        buttons.add_item(item)
+    return rows
 
 
 def close_reason(table: Table) -> str:
@@ -180,27 +322,22 @@ def close_reason(table: Table) -> str:
     return "cancelled"
 
 
-def table_message(table: Table, locale: str) -> tuple[discord.Embed, discord.ui.View]:
-    """The whole table message, text and controls: what a response, the opening reply and the paced edit show."""
-    return table_embed(table, locale), table_view(table, locale)
-
-
 def controls_view(table: Table, items: Sequence[Control | Menu], locale: str) -> discord.ui.View | None:
     """A private reply's controls (🎲 My dice), or None when there are none."""
     view = add_controls(discord.ui.View(timeout=None), table, items, locale)
     return view if view.children else None
 
 
-def table_view(table: Table, locale: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+def table_rows(table: Table, locale: str) -> list[discord.ui.ActionRow[Any]]:
+    """The table message's controls as action rows: none once the table is over."""
     if table.status not in ("lobby", "running"):
-        return view
-    add_controls(view, table, controls(table), locale)
+        return []
+    view = add_controls(discord.ui.View(timeout=None), table, controls(table), locale)
     if table.status == "lobby" and (tools := host_tools(table, locale)) is not None:
         view.add_item(tools)
     if table.status == "running":
-        view.add_item(TableButton(table.id, table.version, "me", t("ui.my_dice", locale)))  # one name in every game
-    return view
+        view.add_item(TableButton(table.id, table.version, "me", t("ui.my_dice", locale), face="hidden"))
+    return rows_of(view)
 
 
 def host_tools(table: Table, locale: str) -> TableSelect | None:

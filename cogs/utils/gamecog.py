@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.render import event_text, rules_pages, seat_names
 from bot.tables import Seat, Table, TableError
-from cogs.utils.components import MAX_CHOICES, table_embed, table_message
+from cogs.utils.components import MAX_CHOICES, table_message
 from cogs.utils.replies import (
     AnswersErrors,
     channel_of,
@@ -107,8 +107,7 @@ class GameCog(AnswersErrors, commands.GroupCog):
         presenter = self.bot.presenter
         async with presenter.holding(table) as held:  # this response becomes the table message
             held.shown = presenter.look(table)
-            embed, view = table_message(table, table.locale)
-            response = await interaction.response.send_message(embed=embed, view=view)
+            response = await interaction.response.send_message(view=table_message(table, table.locale))
             if response.message_id:
                 await presenter.set_message(table, response.message_id)
 
@@ -130,7 +129,7 @@ class GameCog(AnswersErrors, commands.GroupCog):
     async def status(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
         self.bot.presenter.refresh(table)  # re-shows it if someone deleted the message
-        await send_ephemeral(interaction, embed=table_embed(table, locale_of(interaction)))
+        await send_ephemeral(interaction, view=table_message(table, locale_of(interaction), with_controls=False))
 
     @app_commands.command(name="rules", description=t("cmd.rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -190,6 +189,11 @@ class GameCog(AnswersErrors, commands.GroupCog):
     def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
         """Controls for the 🎲 My dice reply (e.g. a select of your own hand); none by default."""
         return None
+
+    def resolve_action(self, table: Table, user_id: int, action: str) -> str:
+        """A control's action as the table service takes it (a control may name a move as the player sees it:
+        Mythical Dice's table menu names a die type); unchanged by default."""
+        return action
 
     def confirmation(self, table: Table, seat: int, action: str, events: list[Any], locale: str) -> str | None:
         """A private word for the player about their own move that the public log cannot say (a secret bid)."""

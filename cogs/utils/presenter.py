@@ -24,7 +24,7 @@ from bot.languages import for_person
 from bot.render import private_text, seat_names
 from bot.store import repo
 from bot.store.db import Statement
-from cogs.utils.components import table_message
+from cogs.utils.components import COLOURS, table_message, text_message
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -213,7 +213,7 @@ class DiscordPresenter:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             await channel.send(
-                final_text(table, outcome, table.locale),
+                view=text_message([final_text(table, outcome, table.locale)], COLOURS["finished"]),
                 allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans),
             )
         except discord.HTTPException:
@@ -221,17 +221,18 @@ class DiscordPresenter:
         return True
 
     async def _show(self, table: Table) -> None:
-        embed, view = table_message(table, table.locale)
+        view = table_message(table, table.locale)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         look = self.look(table)
         if table.message_id:
             try:
-                await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
+                # content and embed cleared: a table posted before V2 (an embed) becomes a V2 layout in place
+                await channel.get_partial_message(table.message_id).edit(content=None, embed=None, view=view)
                 self._shown[table.id] = look
                 return
             except discord.NotFound:
                 pass  # someone deleted it: post a fresh one
-        message = await channel.send(embed=embed, view=view)
+        message = await channel.send(view=view)
         await self.set_message(table, message.id)
         self._shown[table.id] = look
 
@@ -358,7 +359,7 @@ class DiscordPresenter:
         (marked now), None if Discord failed otherwise."""
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            await channel.send(text)
+            await channel.send(view=text_message([text]))  # the table's design: one container, the header first
         except discord.Forbidden:
             # 50007: DMs closed. Remember it for a while, so we stop knocking (each 403 counts against us).
             self.dms_closed[user_id] = now = self.clock()

@@ -82,7 +82,9 @@ async def mythic_bids(world: World, bot: Any, board: FakeMessage) -> Any:
     reply = await record.response()
     (confirm,) = await record.wait_followups(1)
     assert reply.type == 7 and confirm.ephemeral and confirm.visible_to == world.alice.id
-    assert confirm.text == "🤫 You bid **0** — secret until everyone has bid."
+    # the bidder's own view follows the word, so the hand's dice are one click away
+    assert confirm.text.startswith("🤫 You bid **0** — secret until everyone has bid.\n")
+    assert "Your view" in confirm.text
     reply = await world.slash(world.bob, "mythic", "bid", tricks=1)
     assert reply.ephemeral and "🤫 You bid **1** — secret until everyone has bid." in reply.text
     await world.fake.wait_for(lambda: is_current(board, table), what="the table message after bob's bid")
@@ -98,7 +100,8 @@ async def mythic_bids(world: World, bot: Any, board: FakeMessage) -> Any:
         (note,) = await record.wait_followups(1)
     finally:
         bot.presenter.release(table, None)
-    assert reply.type == 7 and is_current(board, table) and not any(c.startswith("ds:") for c in board.custom_ids())
+    bids = [c for c in board.custom_ids() if c.startswith("ds:") and c.endswith(":bid")]
+    assert reply.type == 7 and is_current(board, table) and bids == []  # the bids are in: a roll menu now
     assert note.text.startswith("↪️ The table moved on: 🃏 Bids revealed:") and "⚠️" not in note.text
     assert "not your turn" not in note.text and snapshot(table) == before
     return table

@@ -14,8 +14,8 @@ from bot.games.dice import ScriptedDice
 from bot.i18n import t
 from bot.languages import display
 from bot.render import rules_pages
-from cogs.utils.components import table_embed
 from tests.e2e.conftest import World, new_world
+from tests.e2e.drawn import drawn, shows
 from tests.e2e.english import assert_no_english, english_in
 from tests.fakediscord import CommandUnavailable, FakeDiscord, FakeMessage
 
@@ -51,13 +51,7 @@ def everything(world: World) -> list[FakeMessage]:
 
 async def shown(world: World, table: Any, board: FakeMessage, locale: str) -> None:
     """Wait until the table message shows the table as it stands, drawn in ``locale``."""
-    expected = table_embed(table, locale).to_dict()
-
-    def drawn() -> bool:
-        return bool(board.embeds) and board.embeds[0].get("description") == expected.get("description")
-
-    await world.fake.wait_for(drawn, what=f"the table message in {locale}")
-    assert board.embeds[0]["title"] == expected["title"]
+    await world.fake.wait_for(lambda: shows(board, table, locale), what=f"the table message in {locale}")
 
 
 async def play_mia(world: World, bot: Any, language: str) -> None:
@@ -156,7 +150,7 @@ async def test_switching_redraws_open_tables_except_a_hosts_choice_and_new_table
         record = await world.fake.slash(world.carol, third, "mia", "new")
         third_board = (await record.response()).expect_message()
         assert bot.tables.table(third.id).locale == "de"  # the next table follows
-        assert third_board.embeds[0]["title"] == table_embed(bot.tables.table(third.id), "de").title
+        assert third_board.text_displays()[0] == drawn(bot.tables.table(third.id), "de")[0]  # its title, in German
     async with world.bot(ScriptedDice([3] * 20)) as bot:  # all of it survives a restart
         assert bot.tables.table(world.channel.id).locale == "de"
         assert (bot.tables.table(second.id).locale, bot.tables.table(second.id).locale_chosen) == ("it", True)
@@ -221,7 +215,7 @@ async def test_rules_longer_than_a_message_come_in_pages(world: World):
             record = await world.fake.slash(world.alice, world.channel, "pig", "rules", locale="de")
             reply = await record.response()
             await record.wait_followups(len(expected) - 1)
-            texts = [reply.content, *(m.content for m in reply.followups)]
+            texts = [reply.text, *(m.text for m in reply.followups)]
             assert texts == expected and all(m.ephemeral for m in [reply.expect_message(), *reply.followups])
             assert all(len(text) <= 2000 for text in texts)
     world.fake.assert_no_problems()

@@ -8,26 +8,16 @@ from typing import Any
 import pytest
 
 from bot.games.dice import SeededDice
-from bot.render import dice_text, table_text
+from bot.render import dice_text
 from bot.render.liar import bid_text
 from tests.e2e.conftest import World
+from tests.e2e.drawn import shows
 from tests.fakediscord import CommandUnavailable, FakeMessage, MessageVersion
 
 
 def version_text(version: MessageVersion) -> str:
     """Everything one version of a message shows: content, embeds, and component labels."""
-    parts = [version.content]
-    for embed in version.embeds:
-        parts += [str(embed.get("title", "")), str(embed.get("description", ""))]
-        parts += [f"{f.get('name', '')}: {f.get('value', '')}" for f in embed.get("fields", [])]
-        parts.append(str((embed.get("footer") or {}).get("text", "")))
-    stack = list(version.components)
-    while stack:
-        comp = stack.pop()
-        stack += comp.get("components", [])
-        parts += [str(comp.get("label", "")), str(comp.get("placeholder", ""))]
-        parts += [str(o.get("label", "")) for o in comp.get("options", [])]
-    return "\n".join(parts)
+    return version.all_text  # content, embeds, every V2 text block, and what the controls say
 
 
 DICE_RUN = re.compile(r"[⚀-⚅][1-6](?: [⚀-⚅][1-6])*")  # a rendered hand, e.g. "⚀1 ⚃4 ⚃4"
@@ -38,16 +28,9 @@ def leaks(hand: str, text: str, public: set[str]) -> bool:
     return any(f" {hand} " in f" {run} " for run in DICE_RUN.findall(text) if run not in public)
 
 
-def shown(table: Any) -> str:
-    """The body the table message must show for the table's current state."""
-    return "\n".join(table_text(table, "en").body)
-
-
 async def board_is_current(world: World, board: FakeMessage, table: Any) -> None:
     """Wait until the table message shows the current state (slash-command moves update it asynchronously)."""
-    await world.fake.wait_for(
-        lambda: board.embeds and board.embeds[0].get("description") == shown(table), what="the table message"
-    )
+    await world.fake.wait_for(lambda: shows(board, table), what="the table message")
 
 
 class Secrets:
@@ -184,9 +167,10 @@ async def test_a_three_player_lose_die_game_deals_by_dm_reveals_and_reaches_the_
                 reveal = table.state.last_reveal
                 await board_is_current(world, board, table)
                 assert "Reveal" in board.text
-                for hand, name in zip(reveal["hands"], ("alice", "bob", "carol"), strict=True):
-                    if hand:  # every hand of the challenged round is shown on the table message
-                        assert f"{name}: {dice_text(hand)}" in board.text
+                seats = board.text_displays()[1:4]  # the title block, then one block per seat
+                for hand, name, seat in zip(reveal["hands"], ("alice", "bob", "carol"), seats, strict=True):
+                    if hand:  # every hand of the challenged round is shown on the table message, under its seat
+                        assert f"**{name}**" in seat and f"🔍 {dice_text(hand)}" in seat, seat
             step += 1
             secrets.check()
             assert step < 60, "the game should have ended"
@@ -216,7 +200,7 @@ async def test_a_three_player_lose_die_game_deals_by_dm_reveals_and_reaches_the_
             if hands[1]:
                 line = f"Round {number} — your dice: {dice_text(hands[1])}"
                 # a private reply is redrawn in place after each move, so look through its versions
-                assert any(line in (v.content or "") for m in bob_private for v in [*m.history, m]), line
+                assert any(line in v.text for m in bob_private for v in [*m.history, m]), line
         assert not any("your dice:" in m.text for m in fake.channel_messages(world.channel))
 
         reply = await world.slash(world.carol, "leaderboard", game="liar")

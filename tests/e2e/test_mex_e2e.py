@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.dice import ScriptedDice
-from cogs.utils.components import table_embed
 from tests.e2e.conftest import World
+from tests.e2e.drawn import shows
 
 SEAT_ONLY_KEYS = ("you", "legal")  # the only view fields that depend on the viewer
 
@@ -32,11 +32,7 @@ def assert_nothing_hidden(table: Any) -> None:
 
 async def shown(world: World, table: Any, board) -> None:
     """Wait until the table message shows the table's current state (slash moves update it by REST)."""
-    expected = table_embed(table, "en").to_dict()
-    await world.fake.wait_for(
-        lambda: board.embeds and board.embeds[0].get("description") == expected.get("description"),
-        what="the table message to catch up",
-    )
+    await world.fake.wait_for(lambda: shows(board, table), what="the table message to catch up")
 
 
 class Mex:
@@ -156,7 +152,7 @@ async def test_a_whole_three_player_mex_game_through_commands_and_buttons(world:
         assert f"🏆 <@{bob.id}> won · <@{carol.id}> lost · <@{alice.id}> lost" in final.text
         assert len(board.history) > 20
         for version in board.history:
-            text = "\n".join(str(e.get("description", "")) for e in version.embeds)
+            text = version.text
             assert "Your moves" not in text and "Not your move" not in text
 
         leaderboard = await world.slash(carol, "leaderboard", game="mex")
@@ -254,7 +250,7 @@ def test_every_event_and_view_of_random_games_renders_from_the_catalog():
     from bot.games.base import Action
     from bot.games.dice import SeededDice
     from bot.games.mex import ENGINE, MexOptions
-    from bot.render import event_text
+    from bot.render import body_lines, event_text
     from bot.render import mex as render
 
     leak = re.compile(r"[{}]|\b(?:mex|event|error)\.[a-z_]+|1000")  # a missing key, an unfilled field, a raw Mex
@@ -283,7 +279,7 @@ def test_every_event_and_view_of_random_games_renders_from_the_catalog():
                 line = event_text("mex", event.kind, event.data, names, "en") or ""
                 assert not leak.search(line), line
             for viewer in (None, *ENGINE.to_act(state)):
-                text = "\n".join(render.body(ENGINE.view(state, viewer), names, "en"))
+                text = "\n".join(body_lines("mex", ENGINE.view(state, viewer), names, "en"))
                 assert not leak.search(text), text
             if state.winner is not None:
                 break

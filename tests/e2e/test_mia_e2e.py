@@ -9,10 +9,10 @@ from typing import Any
 from bot.games.dice import ScriptedDice, SeededDice
 from bot.games.mia import ENGINE, GAME_OVER, MiaOptions, values_above
 from bot.i18n import has
-from bot.render import Menu, dice_text, event_text
+from bot.render import Menu, body_lines, dice_text, event_text
 from bot.render import mia as render
-from cogs.utils.components import table_embed
 from tests.e2e.conftest import World
+from tests.e2e.drawn import shows
 from tests.fakediscord import FakeMessage, MessageVersion
 
 
@@ -25,12 +25,7 @@ def table_message(world: World) -> FakeMessage:
 
 
 def version_text(version: MessageVersion) -> str:
-    parts = [version.content]
-    for embed in version.embeds:
-        parts += [str(embed.get("title", "")), str(embed.get("description", ""))]
-        parts += [f"{f.get('name', '')}: {f.get('value', '')}" for f in embed.get("fields", [])]
-        parts.append(str((embed.get("footer") or {}).get("text", "")))
-    return "\n".join(parts)
+    return version.all_text  # content, embeds, every V2 text block, and what the controls say
 
 
 def custom_id(message: FakeMessage, name: str) -> str:
@@ -110,12 +105,8 @@ class Secrecy:
         """After an action: wait until the table message shows the new state, then check."""
         self.observe()
         board = table_message(self.world)
-        expected = table_embed(self.table, "en").description
-
-        def shown() -> bool:
-            return bool(board.embeds) and board.embeds[0].get("description") == expected
-
-        await self.world.fake.wait_for(shown, what="the table message to show the new state")
+        table = self.table
+        await self.world.fake.wait_for(lambda: shows(board, table), what="the table message to show the new state")
         self.check()
 
 
@@ -194,7 +185,7 @@ async def test_a_whole_three_player_game_keeps_every_die_secret(world: World):
         assert (await world.click(world.carol, board, "give_up")).type == 7
         await watch.step()
         assert "**carol** concedes the Mia" in board.text and "💀 **carol** is out." in board.text
-        assert "~~carol~~ — out" in board.text
+        assert "~~**carol**~~ — out" in board.text
 
         # Round 4: Alice understates 33 as 54; Bob believes, rolls, peeks privately and announces 65.
         await world.fake.wait_for_dm(world.alice, lambda m: "⚂3 ⚂3 = **33**" in m.text)
@@ -391,7 +382,7 @@ def test_every_event_and_view_of_random_games_renders_from_the_catalog():
                 assert text and "{" not in text and "None" not in text, (event, text)
             for viewer in (None, *range(len(names))):
                 view = ENGINE.view(state, viewer)
-                lines = "\n".join(render.body(view, names, "en"))
+                lines = "\n".join(body_lines("mia", view, names, "en"))
                 assert "{" not in lines and "None" not in lines and "mia." not in lines, lines
                 menus = render.controls(view) if viewer is None else render.player_controls(view)
                 for control in menus:

@@ -15,21 +15,17 @@ from typing import Any
 from bot.games.dice import ScriptedDice, SeededDice
 from bot.games.mythical_dice import FACES, bag_types
 from bot.i18n import t
-from bot.render import Menu, controls, event_text, seat_names, table_text
+from bot.render import Menu, controls, event_text, seat_names
 from bot.render.mythic import hand_text
 from tests.e2e.conftest import World
+from tests.e2e.drawn import drawn
 from tests.fakediscord import FakeMessage, MessageVersion
 
 TYPES = bag_types()
 
 
 def version_text(version: MessageVersion) -> str:
-    parts = [version.content] if version.content else []
-    for embed in version.embeds:
-        parts += [str(embed[key]) for key in ("title", "description") if embed.get(key)]
-        parts += [f"{f.get('name', '')}: {f.get('value', '')}" for f in embed.get("fields", [])]
-        parts += [str(embed["footer"]["text"])] if embed.get("footer", {}).get("text") else []
-    return "\n".join(parts)
+    return version.all_text  # content, embeds, every V2 text block, and what the controls say
 
 
 def option_values(components: list[dict[str, Any]]) -> list[str]:
@@ -80,10 +76,10 @@ class Ledger:
         """After each step: remember this state's public body and secrets; check new private messages."""
         state = self.table.state
         secrets = Secrets.of(state) if state is not None else Secrets({}, {})
-        shown = table_text(self.table, "en")  # what the table message shows now, whether or not it is sent
-        self.by_body.setdefault("\n".join(shown.body)[:4000], []).append(secrets)
+        shown = drawn(self.table)  # what the table message shows now, whether or not it is sent
+        self.by_body.setdefault("\n".join(shown), []).append(secrets)
         values = [a for c in controls(self.table) if isinstance(c, Menu) for _, a in c.options]
-        self._check_public("\n".join([shown.title, *shown.body, *shown.log, shown.footer]), values, secrets)
+        self._check_public("\n".join(shown), values, secrets)
         if state is not None and state.phase == "bidding" and state.hand_no not in self.deals:
             self.deals[state.hand_no] = [[{"id": d, "type": TYPES[d]} for d in h] for h in state.hands]
         self._check_private(secrets)
@@ -114,8 +110,8 @@ class Ledger:
             viewer = next(p for p, u in enumerate(self.users) if u.id == message.visible_to)
             own = self._own_lines(viewer, secrets)
             for version in message.history[done:]:
-                self.ephemeral.setdefault(viewer, []).append(version.content)
-                lines = set(version.content.splitlines())
+                self.ephemeral.setdefault(viewer, []).append(version.text)
+                lines = set(version.text.splitlines())
                 for seat in range(len(self.users)):
                     if seat == viewer:
                         continue
@@ -123,7 +119,7 @@ class Ledger:
                     assert not leaked, f"{self.names[seat]}'s dice in {self.names[viewer]}'s reply: {leaked}"
                     if seat in secrets.bids:
                         name = re.escape(f"**{self.names[seat]}**")
-                        assert not re.search(rf"{name}[^\n]*bid \*\*\d", version.content), version.content
+                        assert not re.search(rf"{name}[^\n]*bid \*\*\d", version.text), version.text
 
     def _check_public(self, text: str, values: list[str], secrets: Secrets) -> None:
         assert "**Your dice:**" not in text and "**Your bid:" not in text  # a player's own view
@@ -139,10 +135,10 @@ class Ledger:
         checked = 0
         for message in self.world.fake.channel_messages(self.world.channel):
             for version in message.history:
-                embed = version.embeds[0] if version.embeds else {}
-                if embed.get("title", "").endswith("lobby"):
+                blocks = version.text_displays()
+                if not blocks or blocks[0].split("\n")[0].endswith("lobby"):
                     continue  # nothing is dealt yet
-                body = embed.get("description", "")
+                body = "\n".join(blocks)
                 assert body in self.by_body, f"a table message showing a state the test never saw:\n{body}"
                 for secrets in self.by_body[body]:
                     self._check_public(version_text(version), option_values(version.components), secrets)
@@ -157,9 +153,9 @@ class Ledger:
             if not user.dms_open:
                 assert dms == [] and self.world.fake.dm_attempts_blocked(user) == 1
                 continue
-            assert len(dms) == hands, [m.content for m in dms]
+            assert len(dms) == hands, [m.text for m in dms]
             for hand, dm in enumerate(dms, start=1):
-                header, line = dm.content.split("\n")
+                header, line = dm.text.split("\n")
                 assert header.startswith("🎲 Mythical Dice") and line == self.deal_line(hand, seat)
 
 

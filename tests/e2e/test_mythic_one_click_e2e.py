@@ -104,6 +104,7 @@ async def test_a_roll_is_one_click_from_the_open_reply_and_a_closed_dm_still_get
         refused = await pick(world, world.carol, carol, f"play:{RED}")
         assert refused.ephemeral and (table.engine.dumps(table.state), table.version) == before
         mine = refused.expect_message()
+        assert "follow the suit" in refused.text  # why, not only that the table moved on
         assert dice_offered(mine) == [f"play:{PURPLE}"]  # redrawn as the table stands: the legal die only
         # one click rolls the legal die; the reply, redrawn in place, offers what she has left
         rolled = await pick(world, world.carol, mine, f"play:{PURPLE}")
