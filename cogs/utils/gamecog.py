@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.render import event_text, rules_pages, seat_names
 from bot.tables import Seat, Table, TableError
-from cogs.utils.components import MAX_CHOICES, table_message
+from cogs.utils.components import COLOURS, MAX_CHOICES, table_message, text_message
 from cogs.utils.replies import (
     AnswersErrors,
     channel_of,
@@ -215,4 +215,4 @@ class GameCog(AnswersErrors, commands.GroupCog):
         secrets = await self.bot.presenter.undelivered(table.id, interaction.user.id)
         if secrets:
             lines += ["", t("ui.dm_closed", locale), *secrets]
-        await send_ephemeral(interaction, "\n".join(lines)[:2000] or t("ui.done", locale))
+        await send_ephemeral(interaction, view=text_message(lines or [t("ui.done", locale)], COLOURS.get(table.status)))
