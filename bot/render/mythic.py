@@ -18,15 +18,7 @@ from bot.games.mythical_dice import DIE_TYPES, FLAG, SPECIALS, MythicRoll, Mythi
 from bot.i18n import DEFAULT, t
 from bot.render import Layout, Menu, faces, runs
 
-DIE_EMOJI = {
-    "minotaur": "🐂",
-    "griffin": "🦅",
-    "mermaid": "🧜",
-    "red": "🟥",
-    "yellow": "🟨",
-    "purple": "🟪",
-    "gray": "⬜",
-}
+DIE_EMOJI = faces.MYTHIC_UNICODE  # a die type's Unicode face, where no application emoji is uploaded
 MEDALS = ("🥇", "🥈", "🥉")
 MENU_SIZE = 25  # Discord's limit of options per select
 
