@@ -279,8 +279,8 @@ class Click:
                 return (await self.private_view(table, [note])).private  # to play on from (and undelivered secrets)
             # what a closed DM could not carry
             secrets = await self.surface.presenter.undelivered(table.id, self.user_id)
-            lines = [*([note] if note else []), *([t("ui.dm_closed", locale), *secrets] if secrets else [])]
-            return shown(text_message(lines, COLOURS.get(table.status))) if lines else None
+            lines = [t("ui.dm_closed", locale), *secrets]
+            return shown(text_message(lines, COLOURS.get(table.status))) if secrets else None
 
         reply = self.table_reply(table)
         reply.later = later

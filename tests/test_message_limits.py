@@ -33,6 +33,7 @@ from bot.render import CONTENT_LIMIT, REFUSAL_LIMIT, faces, private_text, rules_
 from bot.render.replay import replay_page
 from bot.tables.model import Seat, Table
 from bot.translator import discord_languages
+from tests.fakediscord import display_length, iter_components, text_displays
 
 CONTENT, TITLE, DESCRIPTION, FIELD, FIELD_NAME, FOOTER, TOTAL, FIELDS = 2000, 256, 4096, 1024, 256, 2048, 6000, 25
 V2_TEXT = 4000  # a Components V2 message's text in all (the table, 🎲 My dice, replies, the final message, replays)
@@ -138,34 +139,21 @@ def embed_problems(what: str, title: str, description: str, fields: list[tuple[s
 def v2_problems(what: str, view: discord.ui.LayoutView) -> list[str]:
     """A Components V2 message against Discord's limits: 40 components in all (nested ones count), 4,000
     characters of text in all, 80 per button label, 100 per custom id and select option."""
-    components, texts, problems = 0, 0, []
-    stack = list(view.to_components())
-    while stack:
-        component = stack.pop()
-        components += 1
-        stack += component.get("components", [])
-        if "accessory" in component:
-            stack.append(component["accessory"])
-        if component.get("type") == 10:
-            texts += len(component["content"])
+    components, problems = list(iter_components(view.to_components())), []
+    for component in components:
         problems += over(f"{what} button label", component.get("label", ""), 80) if component.get("type") == 2 else []
         problems += over(f"{what} custom id", component.get("custom_id", ""), 100)
         for option in component.get("options", []):
             problems += over(f"{what} option label", option["label"], 100)
-    problems += [f"{what}: {components} components (limit 40)"] if components > 40 else []
+    texts = display_length(view.to_components())
+    problems += [f"{what}: {len(components)} components (limit 40)"] if len(components) > 40 else []
     problems += [f"{what}: {texts} characters of text (limit 4000)"] if texts > 4000 else []
     return problems
 
 
 def displayed(view: discord.ui.LayoutView) -> list[str]:
     """Every text block of a V2 message, in order."""
-    found, stack = [], list(reversed(view.to_components()))
-    while stack:
-        component = stack.pop()
-        if component.get("type") == 10:
-            found.append(component["content"])
-        stack += reversed(component.get("components", []))
-    return found
+    return text_displays(view.to_components())
 
 
 def table_problems(table: Table, locale: str) -> list[str]:

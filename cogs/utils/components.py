@@ -213,13 +213,14 @@ def table_message(
     blocks.seats(text.seats)
     if any(text.foot):
         blocks.text("\n".join(text.foot).strip("\n"))
-    log = list(text.log)
     if table.status == "cancelled":
         blocks.text(t(f"table.closed_{close_reason(table)}", locale))
     small = " · ".join([*text.fair, text.footer])
     rows = table_rows(table, locale) if with_controls else []
     title = t("table.log", locale)
-    return blocks.layout(COLOURS.get(table.status, 0), log=log, small=small, rows=rows, log_title=title, note=note)
+    return blocks.layout(
+        COLOURS.get(table.status, 0), log=text.log, small=small, rows=rows, log_title=title, note=note
+    )
 
 
 class Blocks:
