@@ -272,7 +272,10 @@ class Click:
         if not on_board:
             names = seat_names(table)
             lines = [x for e in events if e.public and (x := event_text(table.game, e.kind, e.data, names, locale))]
-            return await self.private_view(table, [*lines, *([note] if note else [])], in_place=True)
+            # Only the player's own (ephemeral) reply is redrawn in place: a public message that is not the table
+            # message (one the table moved on from) must never show their view; they get it privately.
+            own = interaction.message is not None and interaction.message.flags.ephemeral
+            return await self.private_view(table, [*lines, *([note] if note else [])], in_place=own)
 
         async def later() -> Message | None:
             if note:  # a secret move (a bid): the player's own view follows, with it, their hand and the controls

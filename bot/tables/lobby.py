@@ -4,10 +4,12 @@ checks and changes of a table's seats; the service (``bot.tables.service``) take
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from bot.games import Event
+from bot.games import Engine, Event
 from bot.tables.model import Seat, Table, TableError, require_open
+from bot.tables.settings import validate_options
 
 ENTROPY_MAX = 100  # characters of a player's ``seed:`` text
 
@@ -45,6 +47,33 @@ def with_entropy(seat: Seat) -> Seat:
     if len(entropy) > ENTROPY_MAX:
         raise TableError("seed_too_long", max=ENTROPY_MAX)
     return Seat(seat.id, seat.name, seat.level, entropy or None)
+
+
+def opening_seats(
+    engine: Engine[Any, Any, Any], options: dict[str, Any], host: Seat, guests: Sequence[Seat]
+) -> list[Seat]:
+    """A new lobby's seats: the host, then ``guests`` (a rematch's computer players), as many as the game seats."""
+    _, most = engine.player_range(engine.options(options))
+    seats = [host, *(seat for seat in guests if seat.id != host.id)]
+    if len(seats) > most:
+        raise TableError("table_full", max=most)
+    return seats
+
+
+def changed_options(table: Table, user_id: int, options: dict[str, Any], is_admin: bool) -> dict[str, Any] | None:
+    """The lobby's options with ``options`` over them, as a create checks them, or None when nothing changes; a
+    refusal for anyone but the host (or a server manager), outside the lobby, or for options the seated players
+    do not fit."""
+    require_lobby(table)
+    if user_id != table.host_id and not is_admin:
+        raise TableError("only_host_options")
+    engine = table.engine
+    chosen = validate_options(engine, {**table.options, **options})
+    _, most = engine.player_range(chosen)
+    if len(table.seats) > most:
+        raise TableError("table_full", max=most)
+    new = chosen.to_dict()
+    return None if new == table.options else new
 
 
 def check_join(table: Table, seat: Seat) -> None:

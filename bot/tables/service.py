@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games import Action, Event, get_engine
@@ -190,9 +190,12 @@ class TableService(SettingsCommands):
         options: dict[str, Any] | None = None,
         locale: str = "en",
         locale_chosen: bool = False,
+        guests: Sequence[Seat] = (),
+        logged: Sequence[Event] = (),
     ) -> Table:
         """``locale``: the table's language; ``locale_chosen``: the host chose it (the server's language then
-        never changes it)."""
+        never changes it). ``guests``: seats taken with the host's (a rematch's computer players); ``logged``:
+        events the new lobby's log starts with (a rematch's invitation)."""
         if not self.shards.owns(guild_id):
             log.error("a table was asked for in guild %s, of another shard than %s; refused", guild_id, self.shards)
             raise NotOurShard(guild_id)
@@ -207,10 +210,12 @@ class TableService(SettingsCommands):
             defaults = (await self.guild_settings(guild_id)).game_options(game)
             chosen = validate_options(engine, {**defaults, **(options or {})}).to_dict()
             host = lobby.with_entropy(host)
+            seats = lobby.opening_seats(engine, chosen, host, guests)
             now = self.clock()
             dice, fair = self.dice.new()  # drawn as the table opens: the commitment is public before any entropy
-            table = Table(0, guild_id, channel_id, game, "lobby", host.id, chosen, [host], locale=locale)
+            table = Table(0, guild_id, channel_id, game, "lobby", host.id, chosen, seats, locale=locale)
             table.locale_chosen, table.dice, table.fair = locale_chosen, dice, fair
+            table.add_log([(e.kind, e.data) for e in logged if e.public])
             fair_text = None if fair is None else self.dice.fair_json(fair)
             # the lobby row and its idle deadline in one transaction
             game_id, _ = await self.store.write(
@@ -223,7 +228,32 @@ class TableService(SettingsCommands):
             self._index(table)
         finally:
             del self._opening[channel_id]
-        self.presenter.publish(table, [Event("lobby_open", {"host": 0})])
+        self.presenter.publish(table, [Event("lobby_open", {"host": 0}), *logged])
+        return table
+
+    async def set_options(
+        self, channel_id: int, user_id: int, options: dict[str, Any], is_admin: bool = False
+    ) -> Table:
+        """The host (or a server manager) changes the lobby's options: ``options`` over the table's, validated as
+        a create validates them (the same refusals, nothing changed on one). Unchanged options write nothing."""
+        table = self.table(channel_id)
+        async with table.lock:
+            chosen = lobby.changed_options(table, user_id, options, is_admin)
+            if chosen is None:
+                return table
+            event = Event("options_changed", {"options": table.engine.options(chosen).changed()})
+            now = self.clock()
+            await self.store.write(
+                [
+                    repo.update_game(table.id, now, options=chosen, meta=table.meta([(event.kind, event.data)])),
+                    repo.set_deadline(table.id, now + LOBBY_IDLE, table.version),
+                ]
+            )
+            table.options = chosen
+            table.add_log([(event.kind, event.data)])
+            table.deadline = now + LOBBY_IDLE
+            self.deadlines.arm(table.id, table.deadline, table.version)
+            self.presenter.publish(table, [event])
         return table
 
     async def join(self, channel_id: int, seat: Seat) -> Table:

@@ -148,8 +148,9 @@ class DiscordPresenter:
 
     @staticmethod
     def look(table: Table) -> tuple[object, ...]:
-        """What the table message depends on: the version moves with play, the seats with the lobby."""
-        return (table.version, table.status, table.host_id, tuple([s.id for s in table.seats]), table.locale)
+        """What the table message depends on: the version moves with play, the seats and options with the lobby."""
+        options = tuple(table.options.items()) if table.status == "lobby" else ()
+        return (table.version, table.status, table.host_id, tuple([s.id for s in table.seats]), table.locale, options)
 
     @asynccontextmanager
     async def holding(self, table: Table) -> AsyncIterator[Hold]:
