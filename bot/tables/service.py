@@ -33,6 +33,7 @@ from bot.tables.dice import DiceFactory, TableDice
 from bot.tables.lookup import Lookup
 from bot.tables.model import Entry, Seat, Table, TableError, interaction_key, require_open
 from bot.tables.port import NullPresenter, Presenter
+from bot.tables.rematch import RematchCommands
 from bot.tables.retention import Retention, compact_expired, retention_days
 from bot.tables.settings import Settings, SettingsCommands, validate_options
 from bot.tables.shards import Shards
@@ -56,7 +57,7 @@ class NotOurShard(Exception):
     connection, so no person can cause this: it is a wiring mistake (a shard range that changed under the process)."""
 
 
-class TableService(SettingsCommands):
+class TableService(SettingsCommands, RematchCommands):
     """Implements ``bot.tables.port.TablePort`` for its timers and computer players."""
 
     def __init__(

@@ -25,6 +25,7 @@ from bot.render import private_text, seat_names
 from bot.store import repo
 from bot.store.db import Statement
 from cogs.utils.components import COLOURS, table_message, text_message
+from cogs.utils.rematch import rematch_view
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -214,7 +215,9 @@ class DiscordPresenter:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             await channel.send(
-                view=text_message([final_text(table, outcome, table.locale)], COLOURS["finished"]),
+                view=text_message(
+                    [final_text(table, outcome, table.locale)], COLOURS["finished"], rematch_view(table, table.locale)
+                ),
                 allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans),
             )
         except discord.HTTPException:
