@@ -181,8 +181,15 @@ class DiceTavern(commands.Bot):
         if self.shard_range.sharded:  # (ShardedDiceTavern: these go to discord.AutoShardedClient)
             options.update(shard_ids=sorted(self.shard_range.ids), shard_count=self.shard_range.count)
         # Slash commands and components need only the guilds intent: no message content, members or presences.
+        # guild_messages (not privileged) brings MESSAGE_CREATE, without the content: the Tables cog counts the
+        # messages posted below a table message, to post it anew at the bottom. No message cache (max_messages=None):
+        # nothing reads it, and it would keep the last 1,000 messages of every channel.
+        options.setdefault("max_messages", None)
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True), help_command=None, **options
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents(guilds=True, guild_messages=True),
+            help_command=None,
+            **options,
         )
         chosen = database if database is not None else database_path
         self.database = str(chosen if chosen is not None else DEFAULT_DATABASE)
@@ -302,6 +309,10 @@ class DiceTavern(commands.Bot):
             raise
         if not registered:
             log.warning(t("cli.no_commands"))
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """Not commands.Bot's (``process_commands`` on every message): the bot has no prefix commands. The Tables
+        cog's listener counts the message."""
 
     async def on_resumed(self) -> None:
         self._connected = True

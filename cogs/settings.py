@@ -1,5 +1,5 @@
-"""/settings: per-server language, turn timeout, reminders, default options per game, rating seasons and the
-cross-server board (Manage Server only)."""
+"""/settings: per-server language, turn timeout, reminders, when the table message is posted anew below the chat
+(``repost``), default options per game, rating seasons and the cross-server board (Manage Server only)."""
 
 from __future__ import annotations
 
@@ -83,6 +83,14 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
         await self.bot.tables.set_reminders(guild_of(interaction), state == "on")
         locale = locale_of(interaction)
         detail = f"reminders={t(f'ui.reminders_{state}', locale)}"
+        await send_ephemeral(interaction, t("ui.settings_saved", locale, detail=detail))
+
+    @app_commands.command(name="repost", description=t("cmd.settings_repost"))
+    @app_commands.describe(messages=t("cmd.settings_repost_messages"))
+    async def repost(self, interaction: discord.Interaction, messages: int) -> None:
+        await self.bot.tables.set_repost(guild_of(interaction), messages)  # refuses outside REPOST_RANGE (0: never)
+        locale = locale_of(interaction)
+        detail = f"repost={messages if messages else t('ui.repost_never', locale)}"
         await send_ephemeral(interaction, t("ui.settings_saved", locale, detail=detail))
 
     @app_commands.command(name="language", description=t("cmd.settings_language"))

@@ -41,7 +41,7 @@ from cogs.utils.components import (
     with_dm_retry,
 )
 from cogs.utils.gamecog import seat_for
-from cogs.utils.presenter import DiscordPresenter, Hold
+from cogs.utils.presenter import DiscordPresenter, Hold, table_link
 from cogs.utils.replies import (
     DEFER_AFTER,
     AnswersErrors,
@@ -98,6 +98,20 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         """The one entry point of a click on a table control (another cog's controls are left to that cog)."""
         if interaction.type is discord.InteractionType.component:
             await Click(self, interaction).run()
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """A message in a channel (MESSAGE_CREATE, no content read): counted if it is below an open table's
+        message, so the table's next redraw can post it anew at the bottom (a dict lookup, nothing written)."""
+        presenter = getattr(self, "presenter", None)
+        if presenter is not None and message.guild is not None:
+            presenter.note_message(message.channel.id, message.id)
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        presenter = getattr(self, "presenter", None)
+        if presenter is not None and payload.guild_id is not None:
+            presenter.note_deleted(payload.channel_id, payload.message_id)
 
     # -- the slash commands that do what a control does ---------------------------------------
 
@@ -174,7 +188,9 @@ class Click:
                 raise TableError("stale_button")
             game = table.game
             note_locale(interaction)  # their DMs follow their client's language (a dict lookup unless it changed)
-            if action in LOBBY_VERBS or action.startswith(LOBBY_TOOLS):
+            if (action in LOBBY_VERBS or action.startswith(LOBBY_TOOLS)) and self.moved_from(table):
+                await self.answer(self.moved_lobby_click(table, action))  # never redraw an old table message
+            elif action in LOBBY_VERBS or action.startswith(LOBBY_TOOLS):
                 await self.answer(self.lobby_click(table, action), hold=table)
             elif action == "me":
                 await self.answer(self.private_view(table))
@@ -223,6 +239,21 @@ class Click:
     async def lobby_click(self, table: Table, verb: str) -> Reply:
         await self.lobby_verb(table, verb)
         return self.table_reply(table)
+
+    def moved_from(self, table: Table) -> bool:
+        """The click is on a public message that is not the table message: an old one, posted anew at the bottom
+        since (its delete in flight, or failed). It must not be redrawn as the table (two table messages)."""
+        message = self.interaction.message
+        return message is not None and not message.flags.ephemeral and message.id != table.message_id
+
+    async def moved_lobby_click(self, table: Table, verb: str) -> Reply:
+        """A lobby control on an old table message: applied, answered privately with the link to the table (the
+        presenter redraws the table message and deletes the old one)."""
+        said = await self.lobby_verb(table, verb)
+        done = {"join": "ui.joined", "leave": "ui.left", "start": "ui.started"}
+        lines = [said] if said else [t(done[verb], self.locale)] if verb in done else []
+        lines.append(t("ui.table_moved", self.locale, link=table_link(table)))
+        return Reply(private=Message(content="\n".join(lines)))
 
     async def lobby_command(self, channel_id: int, verb: str, entropy: str | None) -> None:
         table = self.bot.tables.table(channel_id)
@@ -275,6 +306,8 @@ class Click:
             # Only the player's own (ephemeral) reply is redrawn in place: a public message that is not the table
             # message (one the table moved on from) must never show their view; they get it privately.
             own = interaction.message is not None and interaction.message.flags.ephemeral
+            if self.moved_from(table):  # an old table message (posted anew below): where the table is now
+                lines.append(t("ui.table_moved", locale, link=table_link(table)))
             return await self.private_view(table, [*lines, *([note] if note else [])], in_place=own)
 
         async def later() -> Message | None:

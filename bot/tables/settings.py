@@ -2,7 +2,8 @@
 
 Stored as guild_settings rows, one per setting that differs from its default (key -> JSON value): ``timeout``
 (seconds a turn lasts), ``reminders`` (false: none), ``global`` (true: on the cross-server board), ``language``
-(the server's language) and ``options.<game>`` (the game's default options, as the engine's ``changed()``).
+(the server's language), ``repost`` (messages posted below the table message before its next redraw posts it anew
+at the bottom; 0: never) and ``options.<game>`` (the game's default options, as the engine's ``changed()``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from bot.tables.model import Table, TableError, check_language
 log = logging.getLogger(__name__)
 
 TIMEOUT_RANGE = (15, 3600)  # seconds a server may give a turn
+# messages below the table before it is posted anew (or 0: never). Fewer than 3 would repost (a post and a delete)
+# on nearly every move of a chatty channel; more than 100 is "never" in all but name.
+REPOST_RANGE = (3, 100)
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class GuildSettings:
     global_board: bool = False  # its members are on the cross-server board
     language: str | None = None  # None: tables follow the server's Discord language (or English)
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # game -> its default options
+    repost_after: int = 8  # messages below the table message before it is posted anew at the bottom; 0: never
 
     @classmethod
     def from_rows(cls, rows: Mapping[str, Any]) -> GuildSettings:
@@ -42,6 +47,7 @@ class GuildSettings:
             reminders=rows.get("reminders", default.reminders),
             global_board=rows.get("global", default.global_board),
             language=rows.get("language", default.language),
+            repost_after=rows.get("repost", default.repost_after),
             options=options,
         )
 
@@ -54,6 +60,7 @@ class GuildSettings:
             ("reminders", self.reminders, default.reminders),
             ("global", self.global_board, default.global_board),
             ("language", self.language, default.language),
+            ("repost", self.repost_after, default.repost_after),
         ):
             if value != unset:
                 stored[key] = value
@@ -97,6 +104,13 @@ class Settings:
         if seconds is not None and not TIMEOUT_RANGE[0] <= seconds <= TIMEOUT_RANGE[1]:
             raise TableError("bad_timeout", lo=TIMEOUT_RANGE[0], hi=TIMEOUT_RANGE[1])
         await self.change(guild_id, timeout=DEFAULTS.timeout if seconds is None else seconds)
+
+    async def set_repost(self, guild_id: int, messages: int) -> None:
+        """How many messages below the table message make its next redraw post it anew (0: never); refused
+        outside ``REPOST_RANGE``."""
+        if messages != 0 and not REPOST_RANGE[0] <= messages <= REPOST_RANGE[1]:
+            raise TableError("bad_repost", lo=REPOST_RANGE[0], hi=REPOST_RANGE[1])
+        await self.change(guild_id, repost_after=messages)
 
     async def set_default_options(self, guild_id: int, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """Validate ``options`` (over the defaults already set) with the engine and store them as the server's
@@ -188,6 +202,13 @@ class SettingsCommands:
 
     async def set_global(self, guild_id: int, on: bool) -> None:
         await self.server_settings.change(guild_id, global_board=on)
+
+    async def repost_after(self, guild_id: int) -> int:
+        """Messages below the table message before its next redraw posts it anew at the bottom (0: never)."""
+        return (await self.guild_settings(guild_id)).repost_after
+
+    async def set_repost(self, guild_id: int, messages: int) -> None:
+        await self.server_settings.set_repost(guild_id, messages)
 
     async def set_default_options(self, guild_id: int, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
         return await self.server_settings.set_default_options(guild_id, game, options)

@@ -1,4 +1,4 @@
-"""What every game's command group shares: join, leave, start, status, rules, and playing a move.
+"""What every game's command group shares: join, leave, start, status, table, rules, and playing a move.
 
 A game's cog subclasses ``GameCog``: its own ``new`` command (the options differ per game) and its
 action commands; discord.py's CogMeta collects the shared commands below from the base class.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -36,6 +36,13 @@ if TYPE_CHECKING:
 def seat_for(user: discord.abc.User, entropy: str | None = None) -> Seat:
     """``entropy``: the player's part of the fair dice's client seed (their ``seed:`` text, or the interaction id)."""
     return Seat(user.id, getattr(user, "display_name", None) or user.name, entropy=entropy)
+
+
+class BringsDown(Protocol):
+    """What ``/<game> table`` asks of the Discord presenter (``cogs/utils/presenter.py``, which this module does not
+    import: it is below the table surface)."""
+
+    async def bring_down(self, table: Table) -> tuple[bool, str]: ...
 
 
 MENTION = re.compile(r"<@!?(\d+)>|(-?\d+)")
@@ -130,6 +137,16 @@ class GameCog(AnswersErrors, commands.GroupCog):
         table = self._table_here(interaction)
         self.bot.presenter.refresh(table)  # re-shows it if someone deleted the message
         await send_ephemeral(interaction, view=table_message(table, locale_of(interaction), with_controls=False))
+
+    @app_commands.command(name="table", description=t("cmd.table"))
+    async def bring_down(self, interaction: discord.Interaction) -> None:
+        """The table message posted anew at the bottom of the channel now (paced, one repost however often it is
+        asked for), answered privately with a link; nothing sent if it is the channel's last message already."""
+        table = self._table_here(interaction)
+        presenter = cast(BringsDown, self.bot.presenter)
+        moved, link = await within_deadline(interaction, presenter.bring_down(table))
+        key = "ui.table_below" if moved else "ui.table_at_bottom"
+        await send_ephemeral(interaction, t(key, locale_of(interaction), link=link))
 
     @app_commands.command(name="rules", description=t("cmd.rules"))
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -3,6 +3,13 @@
 ``publish`` only schedules work, so a slow Discord never holds a table's lock. Edits of one
 table's message are coalesced (the newest state wins) and spaced out to respect the channel's
 rate limit; interaction responses that already showed the new state skip the REST edit.
+
+The table stays in view: every message created in a channel below its table message (the gateway's MESSAGE_CREATE,
+``note_message``: a dict lookup, nothing written) is counted, the bot's own turn reminders and end messages too (they
+push the table up as much as chat does; a message deleted below it is taken off the count). Once the count reaches
+the server's ``/settings repost`` (``GuildSettings.repost_after``; 0: never), the table's next redraw posts it anew
+at the bottom, commits the new message id, then deletes the old message, paced by the table's worker like its
+edits (``/<game> table``: the same, now). The count lives in memory: after a restart it starts again from nothing.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ log = logging.getLogger(__name__)
 DEFER_SOON = 1.5  # how long an interaction waits for its user's DM before answering anyway
 EDIT_SPACING = 1.1  # seconds between REST edits of one table message (~5 per 5 s per channel)
 DM_RETRY_AFTER = 3600.0  # a "DMs closed" mark expires: the player may have opened their DMs since
+BRING_DOWN_WAIT = 10.0  # how long /<game> table waits for the repost before it answers with the link it has
 
 
 def table_link(table: Table) -> str:
@@ -67,6 +75,7 @@ class Hold:
 
     table: Table
     shown: tuple[object, ...] | None = None
+    message_id: int | None = None  # the table message when the hold began: a repost meanwhile makes ``shown`` moot
 
 
 @dataclass
@@ -103,6 +112,10 @@ class DiscordPresenter:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._secret_tasks: dict[tuple[int, int], set[asyncio.Task[None]]] = defaultdict(set)
+        # channel id -> messages created below its table message since that was posted (absent: not known, e.g.
+        # after a restart); table id -> a /<game> table's wait for the repost (True: posted anew)
+        self._below: dict[int, int] = {}
+        self._bring_down: dict[int, asyncio.Future[bool]] = {}
 
     async def load(self) -> None:
         self.dms_closed = await repo.dms_closed_users(self.bot.store)
@@ -158,11 +171,13 @@ class DiscordPresenter:
         """``hold`` for the block; on the way out ``release`` with what the block recorded as shown (None if
         it showed nothing, e.g. its response failed), so the paced edit skips or redraws accordingly."""
         self.hold(table.id)
-        held = Hold(table)
+        held = Hold(table, message_id=getattr(table, "message_id", None))  # (a test's stand-in may have none)
         try:
             yield held
         finally:
-            self.release(table, held.shown)
+            # what it showed was on a message that is no longer the table's (a repost meanwhile): redraw the table
+            same = held.message_id is None or held.message_id == getattr(table, "message_id", None)
+            self.release(table, held.shown if same else None)
 
     def release(self, table: Table, shown: tuple[object, ...] | None) -> None:
         self._held[table.id] = max(0, self._held[table.id] - 1)
@@ -185,7 +200,9 @@ class DiscordPresenter:
                 if table_id in self._dirty and not self._held[table_id]:
                     worked = True
                     table = self._dirty.pop(table_id)
-                    if not (self._shown.get(table_id) == self.look(table) and table.message_id):
+                    if await self._repost_due(table):
+                        await self._repost(table)  # paced inside: a post, the spacing, a delete, the spacing
+                    elif not (self._shown.get(table_id) == self.look(table) and table.message_id):
                         try:
                             await self._show(table)
                         except discord.HTTPException:
@@ -239,6 +256,106 @@ class DiscordPresenter:
         message = await channel.send(view=view)
         await self.set_message(table, message.id)
         self._shown[table.id] = look
+
+    # -- the table stays in view -------------------------------------------------------------
+
+    def note_message(self, channel_id: int, message_id: int) -> None:
+        """A message was created in a channel (MESSAGE_CREATE): one more below its open table's message, if it has
+        one and the message is newer. O(1), nothing written: this runs for every message of every channel."""
+        table = self.bot.tables.by_channel.peek(channel_id)  # peek: chat never loads a table restored at start
+        if table is None:
+            self._below.pop(channel_id, None)
+        elif table.message_id and message_id > table.message_id:
+            self._below[channel_id] = self._below.get(channel_id, 0) + 1
+
+    def note_deleted(self, channel_id: int, message_id: int) -> None:
+        """A message was deleted (MESSAGE_DELETE): one that was below the table no longer pushes it up."""
+        table = self.bot.tables.by_channel.peek(channel_id)
+        below = self._below.get(channel_id)
+        if table is not None and below and table.message_id and message_id > table.message_id:
+            self._below[channel_id] = below - 1
+
+    def below(self, channel_id: int) -> int | None:
+        """Messages counted below the channel's table message (None: not known since the start)."""
+        return self._below.get(channel_id)
+
+    async def bring_down(self, table: Table) -> tuple[bool, str]:
+        """``/<game> table``: post the table anew at the bottom now (through its worker, paced; a pending request
+        serves this one too), and the link to it. False: it is the channel's last message already (nothing sent).
+        Waits for the new message (up to BRING_DOWN_WAIT) so the link is the new one."""
+        future = self._bring_down.get(table.id)
+        if future is None:
+            if table.message_id and self._below.get(table.channel_id) == 0:
+                return False, table_link(table)
+            future = self._bring_down[table.id] = asyncio.get_running_loop().create_future()
+            self.refresh(table)
+        try:
+            posted = await asyncio.wait_for(asyncio.shield(future), BRING_DOWN_WAIT)
+        except TimeoutError:
+            return True, table_link(table)  # still waiting for the channel's pace: it comes
+        if not posted:
+            raise RuntimeError(f"table {table.id} could not be posted anew")  # the one error path answers it
+        return True, table_link(table)
+
+    async def _repost_due(self, table: Table) -> bool:
+        if table.id in self._bring_down:
+            return True
+        below = self._below.get(table.channel_id, 0)
+        if not table.message_id or below <= 0:
+            return False
+        try:
+            threshold = await self.bot.tables.repost_after(table.guild_id)  # read once per server, then kept
+        except Exception:  # the store could not be read: the table is edited where it is, as before
+            log.exception("could not read the repost setting of server %s", table.guild_id)
+            return False
+        return 0 < threshold <= below
+
+    async def _repost(self, table: Table) -> None:
+        """The table anew at the bottom: post it, commit its id, then delete the old message (each REST call
+        followed by EDIT_SPACING). A failed post keeps the old message, edited as before."""
+        waiting = self._bring_down.pop(table.id, None)
+        old = table.message_id
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        look = self.look(table)
+        posted = False
+        try:
+            message = await channel.send(view=table_message(table, table.locale))
+        except discord.HTTPException:
+            log.exception("could not post table %s anew; its message stays", table.id)
+            self._below[table.channel_id] = 0  # no retry on every redraw: after as many messages again
+            if old and self._shown.get(table.id) != look:
+                self._dirty.setdefault(table.id, table)  # the old message, edited as before (the next step)
+        else:
+            try:
+                await self.set_message(table, message.id)  # committed before the old message goes
+            except Exception:
+                log.exception("could not record table %s's new message; the old one stays", table.id)
+                table.message_id = old
+                self._below[table.channel_id] = 0
+                await asyncio.sleep(EDIT_SPACING)
+                await self._delete_message(table.channel_id, message.id)
+            else:
+                posted = True
+                self._shown[table.id] = look
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(True)
+                    waiting = None
+                await asyncio.sleep(EDIT_SPACING)
+                if old:
+                    await self._delete_message(table.channel_id, old)
+        finally:
+            if waiting is not None and not waiting.done():
+                waiting.set_result(posted)
+        await asyncio.sleep(EDIT_SPACING)
+
+    async def _delete_message(self, channel_id: int, message_id: int) -> None:
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass  # someone deleted it already
+        except discord.HTTPException:
+            # it stays, with controls that still work (a click on it is answered privately, with the table's link)
+            log.warning("could not delete message %s in channel %s", message_id, channel_id, exc_info=True)
 
     # -- turn reminders ---------------------------------------------------------------------
 
@@ -298,6 +415,7 @@ class DiscordPresenter:
 
     async def set_message(self, table: Table, message_id: int) -> None:
         table.message_id = message_id
+        self._below[table.channel_id] = 0  # a new table message is the channel's last
         await self.bot.store.write([repo.update_game(table.id, self.bot.tables.clock(), message_id=message_id)])
 
     # -- languages --------------------------------------------------------------------------

@@ -24,6 +24,8 @@ __all__ = [
     "GatewayConnection",
     "PRIVILEGED_INTENTS",
     "GUILD_MEMBERS_INTENT",
+    "GUILD_MESSAGES_INTENT",
+    "MESSAGE_CONTENT_INTENT",
     "CLOSE_INVALID_SHARD",
     "CLOSE_SHARDING_REQUIRED",
 ]
@@ -31,6 +33,8 @@ __all__ = [
 # GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
 GUILD_MEMBERS_INTENT = 1 << 1
+GUILD_MESSAGES_INTENT = 1 << 9  # MESSAGE_CREATE / UPDATE / DELETE in guild channels (not privileged)
+MESSAGE_CONTENT_INTENT = 1 << 15  # privileged: without it, others' messages arrive without content
 
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_PRESENCE, OP_VOICE = 0, 1, 2, 3, 4
 # Discord's close codes for a bad ``shard`` in IDENTIFY (discord.py does not reconnect after either)

@@ -507,7 +507,7 @@ class MessageVersion(_Shown):
     via: str
 
 
-MessageKind = Literal["channel", "interaction_response", "followup"]
+MessageKind = Literal["channel", "interaction_response", "followup", "user"]  # "user": a person's (post_message)
 
 
 @dataclass(eq=False)

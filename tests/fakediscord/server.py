@@ -20,7 +20,13 @@ from tests.waiting import DEADLINE, POLL
 
 from .commands import build_command_data
 from .emojis import add_routes as add_emoji_routes
-from .gateway import GUILD_MEMBERS_INTENT, GatewayConnection, GatewaySession
+from .gateway import (
+    GUILD_MEMBERS_INTENT,
+    GUILD_MESSAGES_INTENT,
+    MESSAGE_CONTENT_INTENT,
+    GatewayConnection,
+    GatewaySession,
+)
 from .models import (
     _ADMINISTRATOR,
     DEFAULT_BOT_PERMISSIONS,
@@ -161,6 +167,7 @@ class FakeDiscord:
         self._patch: ClientPatch | None = None
         self._changed = asyncio.Event()
         self._inflight = 0
+        self._message_events: set[asyncio.Task[None]] = set()  # MESSAGE_CREATE/UPDATE/DELETE on their way
         self.host = "127.0.0.1"
         self.port = 0
 
@@ -499,6 +506,8 @@ class FakeDiscord:
         discord.py registers a view only after it has read the callback response, so clicks call this first.
         """
         await self.wait_for(lambda: self._inflight == 0, DEADLINE, what="in-flight requests to finish")
+        if self._message_events:  # the message events those requests caused reach the bot first
+            await asyncio.wait(list(self._message_events), timeout=DEADLINE)
         for _ in range(self.settle_iterations):
             await asyncio.sleep(0)
 
@@ -754,7 +763,59 @@ class FakeDiscord:
         message.snapshot(f"create {kind}")
         self.messages[message.id] = message
         self._notify()
+        self._message_event("MESSAGE_CREATE", message)
         return message
+
+    async def post_message(self, user: FakeUser, channel: ChannelRef, content: str = "") -> FakeMessage:
+        """``user`` posts a plain message in a guild channel (chat): recorded like the bot's messages (author
+        ``user``, kind ``"user"``) and dispatched as MESSAGE_CREATE to a bot with the GUILD_MESSAGES intent,
+        without its content unless the bot has MESSAGE_CONTENT (as Discord does). Returns once it is sent."""
+        ch = self._resolve_channel(user, channel)
+        if ch.guild_id is None or user.id not in self.guilds[ch.guild_id].members:
+            raise FakeDiscordError(f"{user!r} cannot post in {ch!r}: not a member of its guild")
+        message = FakeMessage(
+            id=self.snowflake(), channel_id=ch.id, guild_id=ch.guild_id, author=user, content=content, kind="user"
+        )
+        message.snapshot("create user")
+        self.messages[message.id] = message
+        self._notify()
+        task = self._message_event("MESSAGE_CREATE", message)
+        if task is not None:
+            await task
+        return message
+
+    def _message_event(self, event: str, message: FakeMessage) -> asyncio.Task[None] | None:
+        """Dispatch a guild message's MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE to the connected bot if its
+        session has the GUILD_MESSAGES intent (ephemeral messages and DMs: never). Sent in order, from a task (the
+        REST handler that created the message does not wait for the gateway)."""
+        if message.guild_id is None or message.ephemeral:
+            return None
+        conn = self._live_connection(message.guild_id)
+        if conn is None or conn.session is None or not conn.session.intents & GUILD_MESSAGES_INTENT:
+            return None
+        data: dict[str, Any]
+        if event == "MESSAGE_DELETE":
+            data = {"id": str(message.id), "channel_id": str(message.channel_id), "guild_id": str(message.guild_id)}
+        else:
+            data = message.payload(self.application_id)
+            own = message.author.id == self.bot_user.id
+            if not own and not conn.session.intents & MESSAGE_CONTENT_INTENT:
+                data.update(content="", embeds=[], attachments=[], components=[])  # Discord withholds them
+            guild = self.guilds[message.guild_id]
+            member = guild.members.get(message.author.id)
+            if own:
+                data["member"] = {k: v for k, v in self._bot_member_payload(guild).items() if k != "user"}
+            elif member is not None:
+                data["member"] = member.payload(with_user=False)
+
+        async def send() -> None:
+            with contextlib.suppress(ConnectionResetError):
+                await conn.dispatch(event, data)
+
+        task = asyncio.ensure_future(send())
+        self._message_events.add(task)
+        task.add_done_callback(self._message_events.discard)
+        return task
 
     def _attachments(self, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out = []
@@ -822,10 +883,12 @@ class FakeDiscord:
             message.edited_timestamp = utcnow_iso()
         message.snapshot(via)
         self._notify()
+        self._message_event("MESSAGE_UPDATE", message)
 
     def _delete_message(self, message: FakeMessage) -> None:
         message.deleted = True
         self._notify()
+        self._message_event("MESSAGE_DELETE", message)
 
     # ================================================================================================================
     # test-side user API: interactions

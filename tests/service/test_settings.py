@@ -94,3 +94,27 @@ async def test_back_to_the_default_deletes_the_row_and_a_refusal_writes_nothing(
         assert await service.guild_settings(GUILD) == GuildSettings(options={"mia": {"lives": 3}})
     finally:
         await close(service)
+
+
+async def test_the_repost_threshold_is_a_row_only_off_its_default_and_refused_outside_its_range(database):
+    service = await open_service(database)
+    try:
+        assert await service.repost_after(GUILD) == DEFAULTS.repost_after == 8
+        for bad in (1, 2, 101, -1):
+            with pytest.raises(TableError) as refused:
+                await service.set_repost(GUILD, bad)
+            assert refused.value.code == "bad_repost" and refused.value.params == {"lo": 3, "hi": 100}
+        assert await stored(service) == {}  # a refusal writes nothing
+        await service.set_repost(GUILD, 0)  # never
+        await service.set_repost(OTHER, 12)
+        assert await stored(service) == {(GUILD, "repost"): "0", (OTHER, "repost"): "12"}
+    finally:
+        await close(service)
+    service = await open_service(database)  # after a restart
+    try:
+        assert (await service.repost_after(GUILD), await service.repost_after(OTHER)) == (0, 12)
+        assert await service.guild_settings(GUILD) == GuildSettings(repost_after=0)
+        await service.set_repost(OTHER, 8)  # back to the default: the row goes
+        assert await stored(service) == {(GUILD, "repost"): "0"}
+    finally:
+        await close(service)
