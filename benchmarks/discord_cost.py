@@ -25,8 +25,14 @@ are closed (a 403 at an earlier game; the mark is kept an hour). One row, "first
 has never DMed: each costs one more call then (a DM channel opened, or the 403). The lobby (the host's /new,
 the others' joins) is counted apart.
 
+Chatter (``--chatter K``): K messages by someone who does not play are posted in the channel before every move
+(the fake Discord dispatches them as MESSAGE_CREATE, as it does the bot's own messages); at the server's default
+``/settings repost`` (8 messages) the table's next redraw posts it anew at the bottom and deletes the old message.
+Those calls are in the figures (the "reposts" column counts the table messages posted anew).
+
     python -m benchmarks.discord_cost            # every game, 2-6 people, DMs open and closed (~2 min)
     python -m benchmarks.discord_cost --quick    # the fewest and the most people of each game
+    python -m benchmarks.discord_cost --quick --chatter 2   # two chat messages before every move
 """
 
 from __future__ import annotations
@@ -78,6 +84,7 @@ class Cost:
     dm_calls: int = 0  # DMs sent or refused, and DM channels opened
     private_views: int = 0  # "🎲 My dice" replies opened
     private_moves: int = 0  # moves made from a My dice reply
+    reposts: int = 0  # table messages posted anew at the bottom (chatter below the table)
     seconds: float = 0.0
     cpu: float = 0.0
     finished: bool = False
@@ -195,7 +202,20 @@ def is_dm(fake: Any, call: Any) -> bool:
     )
 
 
-async def play(fake: Any, bot: Any, channel: Any, users: list[Any], cost: Cost, policy: str, fast: bool) -> None:
+async def chat(fake: Any, bot: Any, channel: Any, chatty: Any, count: int) -> None:
+    """``count`` messages by someone who does not play, each counted by the bot before the next move."""
+    if not count:
+        return
+    before = bot.presenter.below(channel.id) or 0
+    for n in range(count):
+        await fake.post_message(chatty, channel, f"chat {n}")
+    with contextlib.suppress(TimeoutError):  # (a repost in flight with --fast may reset the count meanwhile)
+        await fake.wait_for(lambda: (bot.presenter.below(channel.id) or 0) >= before + count, 5)
+
+
+async def play(
+    fake: Any, bot: Any, channel: Any, users: list[Any], cost: Cost, policy: str, fast: bool, chatter: int = 0
+) -> None:
     private: dict[int, Any] = {}  # user id -> their open My dice reply (a move from it redraws it in place)
     by_id = {u.id: u for u in users}
     rng = random.Random(f"{cost.name}/{cost.people}/{cost.dms}")
@@ -213,6 +233,8 @@ async def play(fake: Any, bot: Any, channel: Any, users: list[Any], cost: Cost, 
         cost.note = "the table did not start"
         return
     presenter, engine = bot.presenter, table.engine
+    chatty = fake.add_user(f"chatty{channel.id}", guild=fake.guilds[channel.guild_id]) if chatter else None
+    message_id = table.message_id
 
     async def open_mine(user: Any) -> Any:
         board = table_message(fake, channel)
@@ -230,6 +252,8 @@ async def play(fake: Any, bot: Any, channel: Any, users: list[Any], cost: Cost, 
             break
         seat = seats[0] if len(seats) == 1 else rng.choice(seats)
         user = by_id[table.seats[seat].id]
+        if chatty is not None:
+            await chat(fake, bot, channel, chatty, chatter)
         if presenter.pending.get((table.id, user.id)):  # a secret they have not seen (DMs closed): look first
             await open_mine(user)
         legal = [a.encode() for a in engine.legal_actions(table.state, seat)]
@@ -257,6 +281,8 @@ async def play(fake: Any, bot: Any, channel: Any, users: list[Any], cost: Cost, 
             break
         cost.moves += 1
         await quiet(fake, bot, fast)
+        if table.message_id != message_id:
+            cost.reposts, message_id = cost.reposts + 1, table.message_id
         for followup in reply.followups:  # a private follow-up with controls: the player plays on from it
             if followup.ephemeral and controls(followup):
                 private[user.id] = followup
@@ -288,7 +314,7 @@ def configurations(quick: bool) -> list[Cost]:
     return runs
 
 
-async def run_async(quick: bool, policy: str, fast: bool) -> list[Cost]:
+async def run_async(quick: bool, policy: str, fast: bool, chatter: int = 0) -> list[Cost]:
     try:
         import discord
 
@@ -334,7 +360,7 @@ async def run_async(quick: bool, policy: str, fast: bool) -> list[Cost]:
                             ]
                         try:
                             await asyncio.wait_for(
-                                play(fake, bot, guild.channel(f"c{i}"), users, cost, policy, fast), 600
+                                play(fake, bot, guild.channel(f"c{i}"), users, cost, policy, fast, chatter), 600
                             )
                         except Exception as error:  # a cog being written: report, don't stop the others
                             cost.note = f"{type(error).__name__}: {str(error)[:90]}"
@@ -347,14 +373,15 @@ async def run_async(quick: bool, policy: str, fast: bool) -> list[Cost]:
     return results
 
 
-def run(quick: bool = False, policy: str = "ai", fast: bool = False) -> list[Cost]:
+def run(quick: bool = False, policy: str = "ai", fast: bool = False, chatter: int = 0) -> list[Cost]:
     pace = "back to back (edits coalesced)" if fast else "people's pace (no edit coalesced)"
-    header(f"Discord cost: REST calls per move over whole games ({policy} choices, {pace})")
-    results = asyncio.run(run_async(quick, policy, fast))
+    talk = f", {chatter} chat messages before every move" if chatter else ""
+    header(f"Discord cost: REST calls per move over whole games ({policy} choices, {pace}{talk})")
+    results = asyncio.run(run_async(quick, policy, fast, chatter))
     rows: list[tuple[Any, ...]] = []
     for c in results:
         if not c.moves:
-            rows.append((c.name, c.people, c.dms, 0, *([None] * 8), c.note or "skipped"))
+            rows.append((c.name, c.people, c.dms, 0, *([None] * 9), c.note or "skipped"))
             continue
         rows.append(
             (
@@ -370,6 +397,7 @@ def run(quick: bool = False, policy: str = "ai", fast: bool = False) -> list[Cos
                 c.private_views,
                 c.private_moves,
                 c.lobby_calls,
+                c.reposts,
                 ("finished" if c.finished else "NOT finished") + (f"; {c.note}" if c.note else ""),
             )
         )
@@ -388,6 +416,7 @@ def run(quick: bool = False, policy: str = "ai", fast: bool = False) -> list[Cos
             "My dice opened",
             "private moves",
             "lobby calls",
+            "reposts",
             "notes",
         ],
     )
@@ -397,10 +426,11 @@ def run(quick: bool = False, policy: str = "ai", fast: bool = False) -> list[Cos
     moves, calls = sum(c.moves for c in counted), sum(c.total for c in counted)
     bot_calls = sum(c.calls["bot"] for c in counted)
     seconds, cpu = sum(c.seconds for c in counted), sum(c.cpu for c in counted)
+    reposts = sum(c.reposts for c in counted)
     print(
         f"\nall games (but the My dice and first-game rows): {calls:,} REST calls for {moves:,} moves = "
         f"{calls / moves:.2f} per move, "
-        f"{bot_calls / moves:.2f} of them bot calls (the global limit's); "
+        f"{bot_calls / moves:.2f} of them bot calls (the global limit's); {reposts:,} reposts counted in; "
         f"played in {seconds:.1f} s wall, {cpu:.1f} s CPU"
     )
     worst: dict[str, Cost] = {}
@@ -424,8 +454,9 @@ def main() -> None:
     p = parser(__doc__.split("\n")[0])
     p.add_argument("--policy", choices=("ai", "random"), default="ai", help="how the people choose (default: ai)")
     p.add_argument("--fast", action="store_true", help="moves back to back with the real edit spacing")
+    p.add_argument("--chatter", type=int, default=0, metavar="K", help="K chat messages before every move (default 0)")
     args = p.parse_args()
-    run(args.quick, args.policy, args.fast)
+    run(args.quick, args.policy, args.fast, args.chatter)
 
 
 if __name__ == "__main__":

@@ -149,6 +149,55 @@ _NEW_GAME_DEADLINE = SQL(
 )
 
 
+@dataclass(frozen=True)
+class PlayedGame:
+    """One game's row as a rematch reads it (``played_game``): what it was, where, who sat, in which language, and
+    when it finished (its results' time; the row's last change for a game without results)."""
+
+    id: int
+    status: str
+    guild_id: int
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]  # Seat.to_json() of each seat
+    locale: str
+    locale_chosen: bool
+    finished_at: float
+
+
+# The meta's locale and chosen flag read in the database: the rest of the meta (the log) is not sent over.
+_PLAYED = SQL(
+    sqlite="SELECT g.id, g.status, g.guild_id, g.channel_id, g.game, g.options, g.seats,"
+    " json_extract(g.meta, '$.locale') AS locale, COALESCE(json_extract(g.meta, '$.chosen'), 0) AS chosen,"
+    " COALESCE((SELECT MAX(r.finished_at) FROM results r WHERE r.game_id = g.id), g.updated_at) AS finished_at"
+    " FROM games g WHERE g.id = ?",
+    postgresql="SELECT g.id, g.status, g.guild_id, g.channel_id, g.game, g.options, g.seats,"
+    " g.meta::jsonb ->> 'locale' AS locale, COALESCE((g.meta::jsonb ->> 'chosen')::boolean, false) AS chosen,"
+    " COALESCE((SELECT MAX(r.finished_at) FROM results r WHERE r.game_id = g.id), g.updated_at) AS finished_at"
+    " FROM games g WHERE g.id = ?",
+)
+
+
+async def played_game(store: Store, game_id: int) -> PlayedGame | None:
+    """A game of any status by its id (None: no such game), without its state, log or dice."""
+    row = await store.fetch_one(_PLAYED, (game_id,))
+    if row is None:
+        return None
+    return PlayedGame(
+        id=row["id"],
+        status=row["status"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game=row["game"],
+        options=dict(loads(row["options"]) or {}),
+        seats=list(loads(row["seats"]) or []),
+        locale=row["locale"] or "en",
+        locale_chosen=bool(row["chosen"]),
+        finished_at=float(row["finished_at"]),
+    )
+
+
 async def open_games(store: Store, owned: str | None = None) -> list[Row]:
     """``owned``: an SQL condition on ``g.guild_id`` (``bot.tables.shards.Shards.sql``): this process's guilds."""
     return await store.fetch_all(
