@@ -30,9 +30,15 @@ Chatter (``--chatter K``): K messages by someone who does not play are posted in
 ``/settings repost`` (8 messages) the table's next redraw posts it anew at the bottom and deletes the old message.
 Those calls are in the figures (the "reposts" column counts the table messages posted anew).
 
+Rematch (``--rematch``): after each game the host clicks 🔁 Rematch on the end message (``rm:<game id>``) and the
+other players join the new lobby with one click each: the "rematch calls" column counts those calls (the click's
+response is the new table message; compare "lobby calls", the host's ``/<game> new`` and the joins). The new lobby
+is then cancelled (not counted).
+
     python -m benchmarks.discord_cost            # every game, 2-6 people, DMs open and closed (~2 min)
     python -m benchmarks.discord_cost --quick    # the fewest and the most people of each game
     python -m benchmarks.discord_cost --quick --chatter 2   # two chat messages before every move
+    python -m benchmarks.discord_cost --quick --rematch     # and a rematch after every game
 """
 
 from __future__ import annotations
@@ -85,6 +91,7 @@ class Cost:
     private_views: int = 0  # "🎲 My dice" replies opened
     private_moves: int = 0  # moves made from a My dice reply
     reposts: int = 0  # table messages posted anew at the bottom (chatter below the table)
+    rematch_calls: int | None = None  # 🔁 Rematch clicked and the new lobby joined (--rematch)
     seconds: float = 0.0
     cpu: float = 0.0
     finished: bool = False
@@ -213,8 +220,39 @@ async def chat(fake: Any, bot: Any, channel: Any, chatty: Any, count: int) -> No
         await fake.wait_for(lambda: (bot.presenter.below(channel.id) or 0) >= before + count, 5)
 
 
+async def rematch(fake: Any, bot: Any, channel: Any, users: list[Any], cost: Cost, fast: bool) -> None:
+    """The host clicks 🔁 Rematch on the end message, the others join the new lobby; then it is cancelled."""
+    ends = [m for m in fake.channel_messages(channel) if any(c.startswith("rm:") for c in m.custom_ids())]
+    if not ends:
+        cost.note = "no 🔁 Rematch button"
+        return
+    end = ends[-1]
+    mark = fake.mark()
+    reply = await (await fake.click(users[0], end, next(c for c in end.custom_ids() if c.startswith("rm:")))).response()
+    if reply.ephemeral or reply.message is None:
+        cost.note = f"rematch refused: {reply.text[:80]!r}"
+        return
+    board = reply.message
+    for user in users[1:]:
+        join = button_for(board, "join")
+        if join is not None and bot.tables.by_channel.get(channel.id) is not None:
+            await (await fake.click(user, board, join)).response()
+    await quiet(fake, bot, fast)
+    cost.rematch_calls = len(fake.calls(since=mark))
+    await (await fake.slash(users[0], channel, "game", "cancel")).response()
+    await quiet(fake, bot, fast)
+
+
 async def play(
-    fake: Any, bot: Any, channel: Any, users: list[Any], cost: Cost, policy: str, fast: bool, chatter: int = 0
+    fake: Any,
+    bot: Any,
+    channel: Any,
+    users: list[Any],
+    cost: Cost,
+    policy: str,
+    fast: bool,
+    chatter: int = 0,
+    again: bool = False,
 ) -> None:
     private: dict[int, Any] = {}  # user id -> their open My dice reply (a move from it redraws it in place)
     by_id = {u.id: u for u in users}
@@ -294,6 +332,8 @@ async def play(
     calls = fake.calls(since=mark)
     cost.calls = Counter(c.kind for c in calls)
     cost.dm_calls = sum(1 for c in calls if is_dm(fake, c))
+    if again and cost.finished:
+        await rematch(fake, bot, channel, users, cost, fast)
 
 
 def configurations(quick: bool) -> list[Cost]:
@@ -314,7 +354,7 @@ def configurations(quick: bool) -> list[Cost]:
     return runs
 
 
-async def run_async(quick: bool, policy: str, fast: bool, chatter: int = 0) -> list[Cost]:
+async def run_async(quick: bool, policy: str, fast: bool, chatter: int = 0, again: bool = False) -> list[Cost]:
     try:
         import discord
 
@@ -360,7 +400,8 @@ async def run_async(quick: bool, policy: str, fast: bool, chatter: int = 0) -> l
                             ]
                         try:
                             await asyncio.wait_for(
-                                play(fake, bot, guild.channel(f"c{i}"), users, cost, policy, fast, chatter), 600
+                                play(fake, bot, guild.channel(f"c{i}"), users, cost, policy, fast, chatter, again),
+                                600,
                             )
                         except Exception as error:  # a cog being written: report, don't stop the others
                             cost.note = f"{type(error).__name__}: {str(error)[:90]}"
@@ -373,15 +414,17 @@ async def run_async(quick: bool, policy: str, fast: bool, chatter: int = 0) -> l
     return results
 
 
-def run(quick: bool = False, policy: str = "ai", fast: bool = False, chatter: int = 0) -> list[Cost]:
+def run(
+    quick: bool = False, policy: str = "ai", fast: bool = False, chatter: int = 0, again: bool = False
+) -> list[Cost]:
     pace = "back to back (edits coalesced)" if fast else "people's pace (no edit coalesced)"
     talk = f", {chatter} chat messages before every move" if chatter else ""
     header(f"Discord cost: REST calls per move over whole games ({policy} choices, {pace}{talk})")
-    results = asyncio.run(run_async(quick, policy, fast, chatter))
+    results = asyncio.run(run_async(quick, policy, fast, chatter, again))
     rows: list[tuple[Any, ...]] = []
     for c in results:
         if not c.moves:
-            rows.append((c.name, c.people, c.dms, 0, *([None] * 9), c.note or "skipped"))
+            rows.append((c.name, c.people, c.dms, 0, *([None] * 10), c.note or "skipped"))
             continue
         rows.append(
             (
@@ -398,6 +441,7 @@ def run(quick: bool = False, policy: str = "ai", fast: bool = False, chatter: in
                 c.private_moves,
                 c.lobby_calls,
                 c.reposts,
+                c.rematch_calls,
                 ("finished" if c.finished else "NOT finished") + (f"; {c.note}" if c.note else ""),
             )
         )
@@ -417,6 +461,7 @@ def run(quick: bool = False, policy: str = "ai", fast: bool = False, chatter: in
             "private moves",
             "lobby calls",
             "reposts",
+            "rematch calls",
             "notes",
         ],
     )
@@ -455,8 +500,9 @@ def main() -> None:
     p.add_argument("--policy", choices=("ai", "random"), default="ai", help="how the people choose (default: ai)")
     p.add_argument("--fast", action="store_true", help="moves back to back with the real edit spacing")
     p.add_argument("--chatter", type=int, default=0, metavar="K", help="K chat messages before every move (default 0)")
+    p.add_argument("--rematch", action="store_true", help="click 🔁 Rematch after every game and join its lobby")
     args = p.parse_args()
-    run(args.quick, args.policy, args.fast, args.chatter)
+    run(args.quick, args.policy, args.fast, args.chatter, args.rematch)
 
 
 if __name__ == "__main__":
