@@ -158,3 +158,23 @@ async def test_a_game_finished_too_long_ago_is_refused(world: World):
         assert text == "⚠️ " + t("error.rematch_too_old", locale, id=old, count=REMATCH_HOURS, game_name=game)
         assert world.channel.id not in bot.tables.by_channel
     world.fake.assert_no_problems()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="the presenter posts a table message without allowed_mentions: /tmp/25/rematch-presenter.patch",
+)
+async def test_the_lobby_posted_anew_below_pings_nobody_again(world: World):
+    async with world.bot(ScriptedDice(DICE)) as bot:
+        _, final, _ = await finished_game(world, bot)
+        lobby = (await click_rematch(world, world.bob, final)).expect_message()
+        table = bot.tables.table(world.channel.id)
+        await world.fake.wait_for(lambda: table.message_id == lobby.id, what="the lobby as the table message")
+        await world.fake.post_message(world.carol, world.channel, "gg")
+        assert (await world.slash(world.bob, "pig", "table")).ephemeral  # /pig table: the lobby posted anew below
+        moved = await world.fake.wait_for(
+            lambda: table.message_id != lobby.id and world.fake.message(table.message_id), what="the lobby anew"
+        )
+        assert f"<@{world.alice.id}>" in moved.text  # its log still invites alice, but only the first message pinged
+        assert moved.allowed_mentions == {"parse": []}
