@@ -16,7 +16,8 @@ ENTROPY_MAX = 100  # characters of a player's ``seed:`` text
 
 def new_row(table: Table, now: float, fair: str | None) -> dict[str, Any]:
     """The games row of a lobby opening (``bot.store.repo.insert_game``); ``fair``: its dice's games.fair, if fair."""
-    meta: dict[str, Any] = {"timeouts": [], "log": [], "locale": table.locale}
+    # the log a lobby opens with (a rematch's invitation, ``create(logged=...)``) is stored with it: a restart keeps it
+    meta: dict[str, Any] = {"timeouts": [], "log": [list(entry) for entry in table.log], "locale": table.locale}
     if table.locale_chosen:
         meta["chosen"] = True
     return {

@@ -121,6 +121,7 @@ async def test_a_lobby_opens_with_guests_and_a_logged_invitation(db):
     service = await open_service(db, SeededDice(1))
     table = service.table(CHANNEL)
     assert [s.id for s in table.seats] == [ALICE.id, ROBOT.id] and table.seats[1].level == "easy"
+    assert list(table.log)[-1] == ("lobby_note", {"note": 1})  # the opening log is stored with the lobby
     await close_service(service)
 
 
