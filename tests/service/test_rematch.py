@@ -126,10 +126,6 @@ async def test_a_rematch_keeps_the_options_and_language_reseats_the_computers_an
     await close_service(service)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot.tables.lobby.new_row stores an empty log: /tmp/25/rematch-lobby.patch (then drop this mark)",
-)
 async def test_the_invitation_is_stored_with_the_lobby_and_kept_after_a_restart(db):
     service = await open_service(db, ScriptedDice([6] * 4))
     old = await finished_pig(service, ALICE, BOB)
