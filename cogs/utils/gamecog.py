@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.render import event_text, rules_pages, seat_names
 from bot.tables import Seat, Table, TableError
 from cogs.utils.components import COLOURS, MAX_CHOICES, table_message, text_message
+from cogs.utils.rematch import post_table
 from cogs.utils.replies import (
     AnswersErrors,
     channel_of,
@@ -111,12 +112,7 @@ class GameCog(AnswersErrors, commands.GroupCog):
             locale=locale,
             locale_chosen=language is not None,
         )
-        presenter = self.bot.presenter
-        async with presenter.holding(table) as held:  # this response becomes the table message
-            held.shown = presenter.look(table)
-            response = await interaction.response.send_message(view=table_message(table, table.locale))
-            if response.message_id:
-                await presenter.set_message(table, response.message_id)
+        await post_table(interaction, table)  # this response becomes the table message
 
     @app_commands.command(name="join", description=t("cmd.join"))
     @app_commands.describe(seed=t("cmd.join_seed"))

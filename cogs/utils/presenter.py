@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 DEFER_SOON = 1.5  # how long an interaction waits for its user's DM before answering anyway
 EDIT_SPACING = 1.1  # seconds between REST edits of one table message (~5 per 5 s per channel)
 DM_RETRY_AFTER = 3600.0  # a "DMs closed" mark expires: the player may have opened their DMs since
+# A table message the presenter posts (anew at the bottom, or again after a deletion) pings nobody: a rematch lobby's
+# log mentions the players it invites, who were pinged once, by the lobby's first message (cogs/utils/rematch.py).
+TABLE_PINGS = discord.AllowedMentions.none()
 BRING_DOWN_WAIT = 10.0  # how long /<game> table waits for the repost before it answers with the link it has
 
 
@@ -253,7 +256,7 @@ class DiscordPresenter:
                 return
             except discord.NotFound:
                 pass  # someone deleted it: post a fresh one
-        message = await channel.send(view=view)
+        message = await channel.send(view=view, allowed_mentions=TABLE_PINGS)
         await self.set_message(table, message.id)
         self._shown[table.id] = look
 
@@ -319,7 +322,7 @@ class DiscordPresenter:
         look = self.look(table)
         posted = False
         try:
-            message = await channel.send(view=table_message(table, table.locale))
+            message = await channel.send(view=table_message(table, table.locale), allowed_mentions=TABLE_PINGS)
         except discord.HTTPException:
             log.exception("could not post table %s anew; its message stays", table.id)
             self._below[table.channel_id] = 0  # no retry on every redraw: after as many messages again

@@ -160,11 +160,6 @@ async def test_a_game_finished_too_long_ago_is_refused(world: World):
     world.fake.assert_no_problems()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="the presenter posts a table message without allowed_mentions: /tmp/25/rematch-presenter.patch",
-)
 async def test_the_lobby_posted_anew_below_pings_nobody_again(world: World):
     async with world.bot(ScriptedDice(DICE)) as bot:
         _, final, _ = await finished_game(world, bot)
