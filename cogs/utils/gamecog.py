@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -37,13 +37,6 @@ if TYPE_CHECKING:
 def seat_for(user: discord.abc.User, entropy: str | None = None) -> Seat:
     """``entropy``: the player's part of the fair dice's client seed (their ``seed:`` text, or the interaction id)."""
     return Seat(user.id, getattr(user, "display_name", None) or user.name, entropy=entropy)
-
-
-class BringsDown(Protocol):
-    """What ``/<game> table`` asks of the Discord presenter (``cogs/utils/presenter.py``, which this module does not
-    import: it is below the table surface)."""
-
-    async def bring_down(self, table: Table) -> tuple[bool, str]: ...
 
 
 MENTION = re.compile(r"<@!?(\d+)>|(-?\d+)")
@@ -139,8 +132,7 @@ class GameCog(AnswersErrors, commands.GroupCog):
         """The table message posted anew at the bottom of the channel now (paced, one repost however often it is
         asked for), answered privately with a link; nothing sent if it is the channel's last message already."""
         table = self._table_here(interaction)
-        presenter = cast(BringsDown, self.bot.presenter)
-        moved, link = await within_deadline(interaction, presenter.bring_down(table))
+        moved, link = await within_deadline(interaction, self.bot.presenter.bring_down(table))
         key = "ui.table_below" if moved else "ui.table_at_bottom"
         await send_ephemeral(interaction, t(key, locale_of(interaction), link=link))
 
