@@ -29,6 +29,7 @@ from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.render import error_text, event_text, seat_names, table_text
 from bot.tables import Table, TableError
+from cogs.utils import options_form
 from cogs.utils.components import (
     COLOURS,
     DM_RETRY,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
 LOBBY_VERBS = ("join", "leave", "start")
 TURN_PASSED = frozenset({"not_your_turn", "game_over"})  # refusals of a raced pick that only mean "too late"
 LOBBY_TOOLS = ("addbot:", "kick:", "host:")
+OPTIONS = f"{options_form.ACTION}:"  # the lobby's ⚙ Options: options:<page>
 
 
 @app_commands.guild_only()
@@ -98,6 +100,8 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         """The one entry point of a click on a table control (another cog's controls are left to that cog)."""
         if interaction.type is discord.InteractionType.component:
             await Click(self, interaction).run()
+        elif interaction.type is discord.InteractionType.modal_submit:
+            await Click(self, interaction).submit()  # read from the interaction's data: it works after a restart
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -188,7 +192,9 @@ class Click:
                 raise TableError("stale_button")
             game = table.game
             note_locale(interaction)  # their DMs follow their client's language (a dict lookup unless it changed)
-            if (action in LOBBY_VERBS or action.startswith(LOBBY_TOOLS)) and self.moved_from(table):
+            if action.startswith(OPTIONS):  # the form itself is the answer (a modal: first, within 3 s)
+                await self.open_options(table, action.removeprefix(OPTIONS))
+            elif (action in LOBBY_VERBS or action.startswith(LOBBY_TOOLS)) and self.moved_from(table):
                 await self.answer(self.moved_lobby_click(table, action))  # never redraw an old table message
             elif action in LOBBY_VERBS or action.startswith(LOBBY_TOOLS):
                 await self.answer(self.lobby_click(table, action), hold=table)
@@ -213,7 +219,9 @@ class Click:
             task = asyncio.ensure_future(work)
             done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
             if not done and not response.is_done():
-                if interaction.type is discord.InteractionType.component:
+                if interaction.type is discord.InteractionType.component or (
+                    interaction.type is discord.InteractionType.modal_submit and interaction.message is not None
+                ):  # a form opened from a message: a deferred update of it, as a click's
                     await response.defer()
                 else:
                     await response.defer(ephemeral=True, thinking=True)
@@ -359,6 +367,57 @@ class Click:
         sent = await presenter.send_dm(self.user_id, text)
         key = {True: "ui.dm_retry_sent", False: "ui.dm_retry_closed", None: "ui.dm_retry_failed"}[sent]
         return Reply(private=Message(content=t(key, self.locale)))
+
+    # -- the lobby's ⚙ Options form ----------------------------------------------------------
+
+    async def open_options(self, table: Table, page: str) -> None:
+        """The ⚙ control: the form's page as the click's first answer (no defer: a modal cannot follow one). Only
+        the host or a server manager gets it, in the lobby; anyone else the refusal, privately."""
+        if self.user_id != table.host_id and not self.is_admin():
+            raise TableError("only_host_options")
+        if table.status != "lobby":
+            raise TableError("not_in_lobby")
+        form = options_form.modal(table, page, self.locale)
+        form.stop()  # a finished modal is not kept by discord.py: the submit is read from its data (``submit``)
+        await self.interaction.response.send_modal(form)
+
+    async def submit(self) -> None:
+        """A submitted ⚙ Options page (``do:<table id>:<page>``): its values over the table's options, validated as
+        ``/… new`` validates them. The table message it was opened from is redrawn in place; else the answer is
+        private. A refusal changes nothing and takes the one error path."""
+        interaction = self.interaction
+        data: Mapping[str, object] = interaction.data or {}
+        game = None
+        try:
+            parsed = options_form.parse_custom_id(str(data.get("custom_id", "")))
+            if parsed is None:
+                return  # another cog's modal
+            table_id, page = parsed
+            table = self.bot.tables.by_id.get(table_id)
+            if table is None:
+                raise TableError("form_closed")
+            if table.channel_id != interaction.channel_id:
+                raise TableError("form_other_table")
+            game = table.game
+            note_locale(interaction)
+            options = options_form.submitted(table, page, data.get("components"), self.locale)
+            on_board = interaction.message is not None and interaction.message.id == table.message_id
+            await self.answer(self.options_saved(table, options, on_board), hold=table if on_board else None)
+        except Exception as error:
+            await answer_error(interaction, error, game)
+
+    async def options_saved(self, table: Table, options: dict[str, object], on_board: bool) -> Reply:
+        before = dict(table.options)
+        await self.bot.tables.set_options(table.channel_id, self.user_id, options, self.is_admin())
+        if on_board:
+            return self.table_reply(table)
+        said = t("form.saved" if table.options != before else "form.unchanged", self.locale)
+        if self.moved_from(table):  # opened from an old table message: where the table is now
+            said += "\n" + t("ui.table_moved", self.locale, link=table_link(table))
+        return Reply(private=Message(content=said))
+
+    def is_admin(self) -> bool:
+        return bool(getattr(self.interaction.permissions, "manage_guild", False))  # as for /game cancel
 
     # -- the lobby ---------------------------------------------------------------------------
 

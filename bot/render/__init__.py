@@ -434,6 +434,28 @@ def log_lines(table: Table, names: list[str], locale: str) -> list[str]:
     return shown
 
 
+def option_label(game: str, option: str, locale: str) -> str:
+    """An option's name in words (the lobby's options line, the ⚙ Options form): ``form.<game>.<option>``, else the
+    slash option's localised name (a game that brings no form texts), else the option's own name."""
+    for key in (f"form.{game}.{option}", f"name.param.{option}"):
+        if has(key, locale):
+            return t(key, locale)
+    return option.replace("_", " ")
+
+
+def option_word(game: str, option: str, value: Any, locale: str) -> str:
+    """An option's value in words: on/off, ``form.<game>.<option>.<value>`` (a choice, or a number that means
+    something, such as no limit), else the slash choice's localised name, else the value as written."""
+    if isinstance(value, bool):
+        return t("form.on" if value else "form.off", locale)
+    text = str(value)
+    if text.isascii() and text.replace("_", "").isalnum():  # a choice's or a number's key (never free text)
+        for key in (f"form.{game}.{option}.{text}", f"name.choice.{text}"):
+            if has(key, locale):
+                return t(key, locale)
+    return text
+
+
 def table_text(table: Table, locale: str, viewer: int | None = None) -> TableText:
     names = seat_names(table)
     title, footer = _head(table, locale)
@@ -441,8 +463,13 @@ def table_text(table: Table, locale: str, viewer: int | None = None) -> TableTex
     if table.state is None:
         head = [t("table.lobby_players", locale, count=len(table.seats))]
         changed = table.engine.options(table.options).changed()
-        if changed:
-            head.append(t("table.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items())))
+        if changed:  # in words, as the ⚙ Options form names them: "⚙ Mode: loot · Wild ones: on"
+            game = table.game
+            pairs = [
+                t("form.pair", locale, label=option_label(game, k, locale), value=option_word(game, k, v, locale))
+                for k, v in changed.items()
+            ]
+            head.append(t("form.line", locale, options=" · ".join(pairs)))
         seats = [
             f"{i + 1}. {name}" + (" 👑" if s.id == table.host_id else "")
             for i, (s, name) in enumerate(zip(table.seats, names, strict=True))

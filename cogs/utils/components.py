@@ -24,6 +24,7 @@ from bot.games.parsing import clip, parse_int
 from bot.i18n import SURFACE, generation, has, t
 from bot.render import Control, Menu, controls, faces, seat_names, table_text
 from bot.tables import TableError
+from cogs.utils import options_form
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -334,11 +335,27 @@ def table_rows(table: Table, locale: str) -> list[discord.ui.ActionRow[Any]]:
     if table.status not in ("lobby", "running"):
         return []
     view = add_controls(discord.ui.View(timeout=None), table, controls(table), locale)
+    if table.status == "lobby":
+        view.add_item(options_control(table, locale))  # beside the lobby's buttons (a button) or below (a select)
     if table.status == "lobby" and (tools := host_tools(table, locale)) is not None:
         view.add_item(tools)
     if table.status == "running":
         view.add_item(TableButton(table.id, table.version, "me", t("ui.my_dice", locale), face="hidden"))
     return rows_of(view)
+
+
+def options_control(table: Table, locale: str) -> TableButton | TableSelect:
+    """The lobby's ⚙ Options (anyone may click it; only the host or a server manager gets the form): a button that
+    opens the form's one page, or a select of its pages (``options:<page>``), each opening that page's modal."""
+    pages = options_form.pages(table)
+    if len(pages) == 1:
+        return TableButton(table.id, table.version, f"{options_form.ACTION}:1", t("form.button", locale))
+    action = options_form.ACTION
+    choices = [
+        discord.SelectOption(label=options_form.page_label(table, page, locale), value=f"{action}:{page.number}")
+        for page in pages[:MAX_CHOICES]
+    ]
+    return TableSelect(table.id, table.version, options_form.ACTION, choices, t("form.menu", locale))
 
 
 def host_tools(table: Table, locale: str) -> TableSelect | None:

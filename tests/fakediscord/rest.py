@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .modals import modal_errors
 from .models import (
     EPHEMERAL,
     IS_COMPONENTS_V2,
@@ -922,6 +923,8 @@ class RestApi:
                 "Invalid Form Body",
                 _field_error("type", "INTERACTION_RESPONSE_TYPE_INVALID", f"type {ctype} not allowed"),
             )
+        if ctype == 9 and (errors := modal_errors(data)):  # a modal as Discord checks it (tests/fakediscord/modals.py)
+            return reject(400, 50035, "Invalid Form Body", {"data": errors})
         if ctype in (4, 7):
             # type 4 creates the response message; type 7 edits the message whose component was used
             edited = rec.component_message if ctype == 7 else None

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
@@ -1177,20 +1177,37 @@ class FakeDiscord:
         self,
         user: FakeUser,
         opened_by: InteractionRecord,
-        values: dict[str, str | list[str]],
+        values: Mapping[str, str | bool | list[str] | None],
         *,
         locale: str | None = None,
         timeout: float = DEADLINE,
+        custom_id: str | None = None,
+        forged: Sequence[dict[str, Any]] = (),
     ) -> InteractionRecord:
         """Fill in and submit the modal the bot opened (callback type 9) in answer to ``opened_by``.
 
-        ``values`` maps each text input's ``custom_id`` to its text (or a select's list of values);
-        inputs not given are sent empty.
+        ``values`` maps an input's ``custom_id`` to its answer, as discord.py reads them: a text input's text and a
+        radio group's chosen value (``value``, a string; None: nothing chosen), a select's and a checkbox group's
+        chosen values (``values``, a list), a checkbox's state (``value``, a bool). An input not given keeps what
+        the client shows prefilled: the text input's value, the options marked default, the checkbox's default.
+        A forged submit (what no client sends): ``custom_id`` replaces the modal's, and ``forged`` components are
+        sent after the modal's (e.g. ``{"type": 4, "custom_id": "nope", "value": "1"}``), unchecked.
         """
         modal = opened_by.modal
         if modal is None:
             raise ComponentUnavailable(f"{opened_by.describe()} did not open a modal")
         await self.settle()
+
+        def prefilled(comp: dict[str, Any]) -> Any:
+            t = comp.get("type")
+            defaults = [str(o.get("value")) for o in comp.get("options") or [] if o.get("default")]
+            if t == 4:
+                return comp.get("value") or ""
+            if t == 21:
+                return defaults[0] if defaults else None
+            if t == 23:
+                return bool(comp.get("default", False))
+            return defaults
 
         def fill(comps: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out: list[dict[str, Any]] = []
@@ -1202,8 +1219,8 @@ class FakeDiscord:
                     out.append({"type": 18, "id": comp.get("id"), "component": fill([comp["component"]])[0]})
                 elif "custom_id" in comp:
                     cid = comp["custom_id"]
-                    value = values.get(cid, "" if t == 4 else [])
-                    key = "value" if t == 4 else "values"
+                    value = values[cid] if cid in values else prefilled(comp)
+                    key = "value" if t in (4, 21, 23) else "values"
                     out.append({"type": t, "id": comp.get("id"), "custom_id": cid, key: value})
             return out
 
@@ -1211,7 +1228,8 @@ class FakeDiscord:
         unknown = set(values) - inputs
         if unknown:
             raise ComponentUnavailable(f"modal {modal.get('custom_id')!r} has no input(s) {sorted(unknown)}")
-        data = {"custom_id": modal["custom_id"], "components": fill(modal.get("components", []))}
+        components = fill(modal.get("components", [])) + [dict(c) for c in forged]
+        data = {"custom_id": custom_id or modal["custom_id"], "components": components}
         channel = self.channels[opened_by.channel_id]
         message = opened_by.component_message
         iid, token, payload = self._base_interaction(
@@ -1226,7 +1244,7 @@ class FakeDiscord:
             guild_id=channel.guild_id,
             channel_id=channel.id,
             payload=payload,
-            custom_id=modal["custom_id"],
+            custom_id=data["custom_id"],
             component_message=message,
         )
         return await self._dispatch_interaction(rec, timeout)
