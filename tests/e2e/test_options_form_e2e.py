@@ -27,6 +27,11 @@ async def de_world(tmp_path) -> AsyncIterator[World]:
         yield new_world(fake, str(tmp_path / "tavern.sqlite3"), guild_locale="de", user_locale="de")
 
 
+async def quiet(world: World, bot: Any, table: Any) -> None:
+    """Wait until the presenter has nothing left to do for the table (its paced editor is done)."""
+    await world.fake.wait_for(lambda: table.id not in bot.presenter._workers, what="the table's channel worker")
+
+
 def options_menu(board: FakeMessage) -> str:
     return next(c for c in board.custom_ids() if c.startswith("ds:") and c.endswith(":options"))
 
@@ -74,11 +79,14 @@ async def test_the_host_sets_liars_dice_options_on_two_pages_and_plays_with_them
         assert component(modal, "wild_ones") == {"type": 23, "custom_id": "wild_ones", "default": False}
         assert [o["value"] for o in component(modal, "dice_per_player")["options"] if o["default"]] == ["5"]
 
+        edits = board.edits
         submitted = await world.fake.submit_modal(
             world.alice, opened, {"raise_rule": "pirates", "wild_ones": True, "mode": "loot"}
         )
         reply = await submitted.response()
         assert reply.type == 7 and reply.message is board  # the table message, redrawn in place
+        await quiet(world, bot, table)
+        assert board.edits == edits + 1  # the response was the redraw: the paced editor had nothing left to show
         assert (
             table.options["raise_rule"] == "pirates" and table.options["mode"] == "loot" and table.options["wild_ones"]
         )
