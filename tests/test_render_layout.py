@@ -135,7 +135,7 @@ def test_the_lobby_has_a_seat_entry_per_player_and_nobody_to_act():
     table = Table(7, 1, 2, "liar", "lobby", 100, {"wild_ones": True}, seats(3))
     text = table_text(table, "en")
     assert text.seats == ["1. Ann 👑", "2. Bartholomew", "3. 🤖 Tilly"] and text.turn is None
-    assert text.head == [t("table.lobby_players", "en", count=3), t("table.options", "en", options="wild_ones=True")]
+    assert text.head == [t("table.lobby_players", "en", count=3), "⚙ Wild ones: on"]  # the options in words
     assert text.foot == [t("table.lobby_hint", "en", game="liar")]
     assert text.footer == t("table.footer_id", "en", id=7)  # no 🎲 My dice in the lobby
 
