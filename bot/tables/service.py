@@ -30,6 +30,7 @@ from bot.tables import lobby, restore, results
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events, timed_out
 from bot.tables.dice import DiceFactory, TableDice
+from bot.tables.host import HostCommands
 from bot.tables.lookup import Lookup
 from bot.tables.model import Entry, Seat, Table, TableError, interaction_key, require_open
 from bot.tables.port import NullPresenter, Presenter
@@ -57,7 +58,7 @@ class NotOurShard(Exception):
     connection, so no person can cause this: it is a wiring mistake (a shard range that changed under the process)."""
 
 
-class TableService(SettingsCommands, RematchCommands):
+class TableService(SettingsCommands, HostCommands, RematchCommands):
     """Implements ``bot.tables.port.TablePort`` for its timers and computer players."""
 
     def __init__(
@@ -232,31 +233,6 @@ class TableService(SettingsCommands, RematchCommands):
         self.presenter.publish(table, [Event("lobby_open", {"host": 0}), *logged])
         return table
 
-    async def set_options(
-        self, channel_id: int, user_id: int, options: dict[str, Any], is_admin: bool = False
-    ) -> Table:
-        """The host (or a server manager) changes the lobby's options: ``options`` over the table's, validated as
-        a create validates them (the same refusals, nothing changed on one). Unchanged options write nothing."""
-        table = self.table(channel_id)
-        async with table.lock:
-            chosen = lobby.changed_options(table, user_id, options, is_admin)
-            if chosen is None:
-                return table
-            event = Event("options_changed", {"options": table.engine.options(chosen).changed()})
-            now = self.clock()
-            await self.store.write(
-                [
-                    repo.update_game(table.id, now, options=chosen, meta=table.meta([(event.kind, event.data)])),
-                    repo.set_deadline(table.id, now + LOBBY_IDLE, table.version),
-                ]
-            )
-            table.options = chosen
-            table.add_log([(event.kind, event.data)])
-            table.deadline = now + LOBBY_IDLE
-            self.deadlines.arm(table.id, table.deadline, table.version)
-            self.presenter.publish(table, [event])
-        return table
-
     async def join(self, channel_id: int, seat: Seat) -> Table:
         """``seat.entropy``: what the player adds to the client seed (the ``seed:`` text, else the join's
         interaction id), their part of it in seat order when the game starts."""
@@ -283,27 +259,6 @@ class TableService(SettingsCommands, RematchCommands):
             await self._remove_seat(table, seat, Event("left", {"name": table.seats[seat].name}))
         return table
 
-    async def remove_player(self, channel_id: int, user_id: int, target_id: int, is_admin: bool = False) -> Seat:
-        """The host (or a server manager) takes a person or computer player out of the lobby."""
-        table = self.table(channel_id)
-        async with table.lock:
-            target = lobby.host_tool_target(table, user_id, target_id, is_admin, "only_host_remove")
-            if target_id == user_id:
-                raise TableError("remove_self")
-            removed = table.seats[target]
-            await self._remove_seat(table, target, Event("removed", {"name": removed.name}))
-        return removed
-
-    async def transfer_host(self, channel_id: int, user_id: int, target_id: int, is_admin: bool = False) -> Seat:
-        """The host (or a server manager) hands the host role to another person in the lobby."""
-        table = self.table(channel_id)
-        async with table.lock:
-            target = lobby.new_host(table, user_id, target_id, is_admin)
-            event = Event("new_host", {"name": target.name})
-            await self._save_lobby(table, table.seats, target.id, [event])
-            self.presenter.publish(table, [event])
-        return target
-
     async def _remove_seat(self, table: Table, seat: int, event: Event) -> None:
         seats, host_id, events = lobby.without_seat(table, seat, event)
         if host_id is None:
@@ -316,14 +271,21 @@ class TableService(SettingsCommands, RematchCommands):
         return await self.join(channel_id, lobby.computer_seat(self.table(channel_id), user_id, level, name))
 
     async def _save_lobby(
-        self, table: Table, seats: list[Seat], host_id: int | None = None, logged: list[Event] | None = None
+        self,
+        table: Table,
+        seats: list[Seat],
+        host_id: int | None = None,
+        logged: list[Event] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> None:
-        """Commit the lobby's new seats (and host, and ``logged`` events for the table log), then change the
-        table in memory."""
+        """Commit the lobby's new seats (and host, ``logged`` events for the table log, new ``options``), then
+        change the table in memory."""
         now = self.clock()
         host_id = table.host_id if host_id is None else host_id
         entries = [(e.kind, e.data) for e in logged or []]
-        extra = {"meta": table.meta(entries)} if entries else {}
+        extra: dict[str, Any] = {"meta": table.meta(entries)} if entries else {}
+        if options is not None:
+            extra["options"] = options
         await self.store.write(
             [
                 repo.update_game(table.id, now, seats=[s.to_json() for s in seats], host_id=host_id, **extra),
@@ -331,6 +293,8 @@ class TableService(SettingsCommands, RematchCommands):
             ]
         )
         table.seats, table.host_id = seats, host_id
+        if options is not None:
+            table.options = options
         table.add_log(entries)
         table.deadline = now + LOBBY_IDLE
         self.deadlines.arm(table.id, table.deadline, table.version)
