@@ -1,41 +1,69 @@
-"""/help: the games, their commands and the table buttons, read from the command tree (never a hand-kept list).
+"""/help: a short overview and one page per game, read from the command tree (never a hand-kept list).
 
-Names and descriptions go through the tree's translator, the one that gives Discord the commands'
-localisations, so /help reads like the command picker in the reader's language. Discord's embed limits
-(field 1024, description 4096, 6000 in all) are kept by dropping detail, never by a failed reply.
+``/help`` answers privately with a Components V2 message in the table's design: what the bot is, how a game starts
+and is played, the games (one line each) and the other commands (one line), then a select ("Open a game's page…").
+Choosing in the select edits that same message in place into a game's page (its commands with their options, the
+commands every game shares, the table buttons, where the rules are), the other commands' page, or the overview
+again. ``/help game:<x>`` opens a game's page directly. The select is a ``DynamicItem`` whose custom id
+(``help:menu``) holds nothing, so it works after a restart: every page is rebuilt from the tree on each choice.
+
+Names go through the tree's translator, the one that gives Discord the commands' localisations, so /help reads
+like the command picker in the reader's language; descriptions come from the catalog. Discord's V2 limits (40
+components, 4,000 characters of text) and the overview's own budget (1,500) are kept by dropping detail (options'
+descriptions first), then whole lines, never by a failed reply or a word cut in half.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContext, TranslationContextLocation
 from discord.ext import commands
 
+from bot.games import specs
+from bot.games.parsing import clip
 from bot.i18n import has, t
-from bot.render import split_text
 from bot.tables import TableError
 from bot.translator import key_for
+from cogs.utils.components import COLOURS, MAX_CHOICES, MAX_LABEL, V2_TEXT, Blocks
 from cogs.utils.games import game_choices
-from cogs.utils.replies import locale_of, refuse, send_ephemeral
+from cogs.utils.replies import answer_error, locale_of, send_ephemeral
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
 
-FIELD, DESCRIPTION, TOTAL, FIELDS = 1024, 4096, 6000, 25  # Discord's embed limits
-COLOUR = 0x5865F2
 Node = app_commands.Command[Any, ..., Any] | app_commands.Group
 
+HELP_MENU = "help:menu"  # the select's custom id; no other pattern (dt: ds: dm: rm: lb: hist: rp: pv:) matches
+OVERVIEW, OTHERS = "~overview", "~others"  # the select's values that are no game (a game's key is a word)
+OVERVIEW_LIMIT = 1500  # characters of text: the overview must read at a glance
+HEAD_LIMIT = 700  # of which what the bot is and how a game goes (about 450 in every shipped language)
+PAGE_LIMIT = V2_TEXT - 100  # a page's text, with room to spare under Discord's 4,000
+MAX_DESCRIPTION = 100  # Discord's limit for a select option's description
+ACCENT = COLOURS["lobby"]
 
-def fit(lines: list[str], limit: int) -> str:
-    """Whole lines within ``limit`` characters; an ellipsis marks what was left out."""
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut after a whole word with an ellipsis when it is longer."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > 0 else cut).rstrip(" ,;:·—-") + "…"
+
+
+def fit(lines: Sequence[str], limit: int) -> str:
+    """Whole lines within ``limit`` characters; an ellipsis line marks what was left out."""
     kept: list[str] = []
     size = 0
     for line in lines:
         if size + len(line) + 1 > limit - 2:
-            kept.append("…" if kept else line[: limit - 1] + "…")
+            kept.append("…" if kept else shorten(line, limit))
             break
         kept.append(line)
         size += len(line) + 1
@@ -49,12 +77,27 @@ def leaves(node: Node) -> list[app_commands.Command[Any, ..., Any]]:
     return [c for c in node.walk_commands() if isinstance(c, app_commands.Command)]
 
 
-def shared_commands(groups: list[app_commands.Group]) -> list[str]:
-    """Subcommands every game group has with the same description: listed once, not once per game."""
+def shared_commands(groups: Sequence[app_commands.Group]) -> list[str]:
+    """Subcommands every game group has with the same description and the same options: listed once, not once
+    per game (``new``, whose options are each game's own, stays on each game's page)."""
     if len(groups) < 2:
         return []
-    described = [{c.name: c.description for c in g.commands if isinstance(c, app_commands.Command)} for g in groups]
-    return [name for name, text in described[0].items() if all(d.get(name) == text for d in described[1:])]
+
+    def described(group: app_commands.Group) -> dict[str, tuple[str, tuple[str, ...]]]:
+        return {
+            c.name: (c.description, tuple(p.name for p in c.parameters))
+            for c in group.commands
+            if isinstance(c, app_commands.Command)
+        }
+
+    first, *rest = [described(g) for g in groups]
+    return [name for name, text in first.items() if all(d.get(name) == text for d in rest)]
+
+
+def for_managers(node: Node) -> bool:
+    """A command Discord shows only to server managers (its default permissions ask for Manage Server)."""
+    permissions = node.default_permissions
+    return permissions is not None and permissions.manage_guild
 
 
 class Words:
@@ -112,9 +155,215 @@ class Words:
         return t("help.line", self.locale, command=name, description=self.describe(command))
 
 
+@dataclass
+class Tree:
+    """What /help shows, read from the command tree for one reader: the game groups (name -> game key) in the
+    tree's order, the other top-level commands, and the subcommands the games share."""
+
+    games: list[tuple[app_commands.Group, str]]
+    others: list[Node]
+    shared: list[str]
+
+    def group_of(self, game: str) -> app_commands.Group | None:
+        return next((group for group, key in self.games if key == game), None)
+
+
+def game_name(game: str, locale: str) -> str:
+    named = {s.id: s.name_key for s in specs()}
+    return t(named[game], locale) if game in named else game
+
+
+def game_about(words: Words, group: app_commands.Group, game: str) -> str:
+    """A game's one short line: the catalog's (help.about_<game>), else its group's description."""
+    key = f"help.about_{game}"
+    return t(key, words.locale) if has(key, words.locale) else words.describe(group)
+
+
+async def overview(words: Words, tree: Tree) -> list[str]:
+    """The overview's text blocks: what the bot is and how a game goes, the games, the other commands in one
+    line. Within OVERVIEW_LIMIT: the other commands' line loses names from its end first (their page has them)."""
+    locale = words.locale
+    new = next((c for c in tree.games[0][0].commands if c.name == "new"), None) if tree.games else None
+    path = await words.path(new) if new is not None else "<game> new"
+    buttons = {k: t(f"ui.{k}", locale) for k in ("join", "start", "my_dice")}
+    how = t("help.how", locale, new=f"`/{path}`", command=path.split(" ")[-1], **buttons)
+    head = "\n".join([f"## {t('help.title', locale)}", t("help.about", locale), "", how])
+    games = [f"### {t('help.games', locale)}"]
+    for group, game in tree.games:
+        name, path = game_name(game, locale), await words.path(group)
+        games.append(t("help.game_line", locale, game=name, group=path, about=game_about(words, group, game)))
+    names = []
+    for node in tree.others:
+        name = f"`/{await words.path(node)}`"
+        names.append(t("help.for_managers", locale, command=name) if for_managers(node) else name)
+    foot = f"-# {t('help.pick', locale)}"
+    if len(head) > HEAD_LIMIT:  # a translation that runs very long: its whole words that fit
+        head = "\n".join(whole_lines([head], HEAD_LIMIT))
+    blocks = [head, "\n".join(games), t("help.others", locale, commands=" · ".join(names)), foot]
+    while sum(map(len, blocks)) > OVERVIEW_LIMIT and names:
+        names.pop()
+        blocks[2] = t("help.others", locale, commands=" · ".join([*names, "…"]))
+    if sum(map(len, blocks)) > OVERVIEW_LIMIT:  # a tree of hundreds of games: whole lines only
+        blocks[1] = fit(games, max(OVERVIEW_LIMIT - len(head) - len(blocks[2]) - len(foot), 40))
+    if sum(map(len, blocks)) > OVERVIEW_LIMIT:  # long translations everywhere: whole lines, then words
+        blocks = whole_lines(blocks, OVERVIEW_LIMIT)
+    return blocks
+
+
+async def command_lines(words: Words, command: app_commands.Command[Any, ..., Any], level: int) -> list[str]:
+    """One command and, by ``level``, its options with their descriptions (0), their names only (1), none (2+)."""
+    lines = [await words.line(command)]
+    if level == 0:
+        for param in command.parameters:
+            option, text = await words.parameter(param)
+            lines.append(t("help.option", words.locale, option=option, description=text))
+    elif level == 1 and command.parameters:
+        names = [f"`{(await words.parameter(p))[0]}`" for p in command.parameters]
+        lines.append(t("help.options", words.locale, options=" ".join(names)))
+    return lines
+
+
+async def game_page(words: Words, tree: Tree, group: app_commands.Group, game: str) -> list[str]:
+    """A game's page: its own commands with their options, the commands every game shares, the table's buttons and
+    where the rules are. Less detail while it runs past PAGE_LIMIT: options' descriptions, then options, then the
+    shared commands' descriptions, then the own commands' descriptions; whole lines after that."""
+    locale = words.locale
+    path, name = await words.path(group), game_name(game, locale)
+    head = "\n".join([f"## {t('help.page_title', locale, game=name, group=path)}", words.describe(group)])
+    own = [c for c in leaves(group) if c.name not in tree.shared or c.parent is not group]
+    shared = [c for c in group.commands if isinstance(c, app_commands.Command) and c.name in tree.shared]
+    buttons = t(
+        "help.buttons",
+        locale,
+        **{k: t(f"ui.{k}", locale) for k in ("join", "leave", "start", "add_bot", "host_tools", "my_dice")},
+    )
+    rules = f"`/{path} {await rules_name(words, group)}`"
+    foot = "\n".join([buttons, t("help.rules", locale, rules=rules)])
+    blocks: list[str] = []
+    for level in range(5):
+        own_lines = [f"### {t('help.own', locale)}"]
+        if level < 4:
+            for command in own:
+                own_lines += await command_lines(words, command, level)
+        else:
+            own_lines.append(" · ".join([f"`/{await words.path(c)}`" for c in own]))
+        shared_lines = [f"### {t('help.shared', locale)}"] if shared else []
+        if shared and level < 3:
+            shared_lines += [await words.line(c, short=True) for c in shared]
+        elif shared:
+            shared_lines.append(" · ".join([f"`{(await words.path(c)).split(' ')[-1]}`" for c in shared]))
+        blocks = [head, "\n".join(own_lines), "\n".join(shared_lines), foot]
+        if sum(map(len, blocks)) <= PAGE_LIMIT:
+            return [b for b in blocks if b]
+    return whole_lines([b for b in blocks if b], PAGE_LIMIT)
+
+
+async def rules_name(words: Words, group: app_commands.Group) -> str:
+    rules = next((c for c in group.commands if c.name == "rules"), None)
+    return (await words.path(rules)).split(" ")[-1] if rules is not None else "rules"
+
+
+async def others_page(words: Words, tree: Tree) -> list[str]:
+    """Every other command (not a game's) with its description; names only, then whole lines, if it must."""
+    locale = words.locale
+    head = f"## {t('help.others_title', locale)}"
+    commands_ = [c for node in tree.others for c in leaves(node)]
+    lines = [await words.line(c) for c in commands_]
+    blocks = [head, "\n".join(lines)]
+    if sum(map(len, blocks)) > PAGE_LIMIT:
+        blocks[1] = " · ".join([f"`/{await words.path(c)}`" for c in commands_])
+    return whole_lines(blocks, PAGE_LIMIT)
+
+
+def whole_lines(blocks: list[str], limit: int) -> list[str]:
+    """The last resort for a tree too big to show: each block's whole lines (or words) up to what is left."""
+    kept: list[str] = []
+    left = limit
+    for block in blocks:
+        if left < 20:
+            break
+        lines = [piece for line in block.split("\n") for piece in wrap(line, left)]
+        text = fit(lines, left)
+        kept.append(text)
+        left -= len(text)
+    return kept
+
+
+def wrap(line: str, limit: int) -> list[str]:
+    """A line longer than ``limit`` as lines of whole words (a names-only line of a huge group), short enough
+    that as many of them are kept as fit."""
+    if len(line) <= limit:
+        return [line]
+    width = min(limit, 200)
+    out, current = [], ""
+    for word in line.split(" "):
+        if current and len(current) + 1 + len(word) > width - 2:
+            out.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    return [*out, current] if current else out
+
+
+def menu_options(words: Words, tree: Tree, current: str) -> list[discord.SelectOption]:
+    """The select's options: the overview, each game (its name and short line), the other commands."""
+    locale = words.locale
+
+    def option(label: str, value: str, description: str) -> discord.SelectOption:
+        description = description[:1].upper() + description[1:]  # a game's line runs on after its name elsewhere
+        return discord.SelectOption(
+            label=shorten(label, MAX_LABEL),
+            value=value,
+            description=shorten(description, MAX_DESCRIPTION) or None,
+            default=value == current,
+        )
+
+    options = [option(t("help.overview", locale), OVERVIEW, t("help.overview_about", locale))]
+    room = MAX_CHOICES - 1 - (1 if tree.others else 0)
+    for group, game in tree.games[:room]:
+        options.append(option(game_name(game, locale), game, game_about(words, group, game)))
+    if tree.others:
+        options.append(option(t("help.others_title", locale), OTHERS, t("help.others_about", locale)))
+    return options
+
+
+class HelpMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=re.escape(HELP_MENU)):
+    """The select below every /help page: a game's key, OVERVIEW or OTHERS. Nothing is kept in memory or in the
+    custom id, so it answers after a restart; a value we never drew is refused through the one error path."""
+
+    def __init__(self, options: list[discord.SelectOption] | None = None, placeholder: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=HELP_MENU, options=options or [discord.SelectOption(label="-")], placeholder=placeholder
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HelpMenu:
+        return cls()  # the chosen value arrives with the interaction (the select's values)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            values = self.item.values
+            if len(values) != 1:
+                raise TableError("unknown_game", game=clip(", ".join(values) or "?", 40))
+            view = await page(interaction, values[0])
+            await interaction.response.edit_message(view=view)  # the same private message, in place (type 7)
+        except Exception as error:  # a refusal, or anything else: answered, never "This interaction failed"
+            await answer_error(interaction, error)
+
+
 class Help(commands.Cog):
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(HelpMenu)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(HelpMenu)
 
     @app_commands.command(name="help", description=t("cmd.help"))
     @app_commands.describe(game=t("cmd.help_game"))
@@ -122,113 +371,62 @@ class Help(commands.Cog):
     async def help_command(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
     ) -> None:
-        locale = locale_of(interaction)
-        words = Words(self.bot.tree.translator, interaction.locale, locale)
-        roots = self.roots(interaction.guild)
-        games = self.game_groups()
-        if game is None:
-            embed = await overview(words, locale, roots, games)
-        else:
-            group = next((r for r in roots if games.get(r.name) == game.value), None)
-            if not isinstance(group, app_commands.Group):
-                await refuse(interaction, TableError("unknown_game", game=game.value))
-                return
-            shared = shared_commands([r for r in roots if isinstance(r, app_commands.Group) and r.name in games])
-            embed = await detail(words, locale, group, game.value, shared)
-        await send_ephemeral(interaction, embed=embed)
-
-    def roots(self, guild: discord.abc.Snowflake | None) -> list[Node]:
-        """Every slash command and group the tree holds (global, then this server's own)."""
-        chat = discord.AppCommandType.chat_input
-        found: dict[str, Node] = {}
-        for scope in (None, guild) if guild is not None else (None,):
-            for node in self.bot.tree.get_commands(guild=scope, type=chat):
-                if isinstance(node, app_commands.Command | app_commands.Group):
-                    found.setdefault(node.name, node)
-        return list(found.values())
-
-    def game_groups(self) -> dict[str, str]:
-        """Group name -> game, from the loaded game cogs (each game's command group is its cog)."""
-        return {cog.app_command.name: game for game, cog in self.bot.game_cogs.items() if cog.app_command is not None}
+        try:
+            view = await page(interaction, OVERVIEW if game is None else game.value)
+        except TableError as error:
+            await answer_error(interaction, error)
+            return
+        await send_ephemeral(interaction, view=view)
 
 
-async def overview(words: Words, locale: str, roots: list[Node], games: dict[str, str]) -> discord.Embed:
-    """Every game with its own commands, the commands all games share, the rest; less detail if it must."""
-    game_roots = [r for r in roots if isinstance(r, app_commands.Group) and r.name in games]
-    others = [r for r in roots if r not in game_roots]
-    shared = shared_commands(game_roots)
-    buttons = t(
-        "help.buttons",
-        locale,
-        **{k: t(f"ui.{k}", locale) for k in ("join", "leave", "start", "add_bot", "host_tools", "my_dice")},
-    )
-    embed = discord.Embed(title=t("help.title", locale), colour=COLOUR)
-    for compact in (False, True):
-        embed.description = fit([t("help.intro", locale), "", buttons], DESCRIPTION)
-        embed.clear_fields()
-        if shared:
-            names = " ".join([f"`/{await words.path(g)}`" for g in game_roots])
-            lines = [await words.line(c, short=True) for c in game_roots[0].commands if c.name in shared]
-            add_lines(embed, t("help.shared", locale, groups=names)[:256], lines)
-        for group in game_roots:
-            name, lines = await game_field(words, locale, group, games[group.name], shared, compact)
-            add_lines(embed, name, lines)
-        lines = [await words.line(c) for root in others for c in leaves(root)]
-        if lines:
-            if compact:
-                lines = [" ".join([f"`/{await words.path(c)}`" for root in others for c in leaves(root)])]
-            add_lines(embed, t("help.other", locale), lines)
-        if len(embed) <= TOTAL and len(embed.fields) <= FIELDS:
-            return embed
-    return trimmed(embed)
+async def page(interaction: discord.Interaction, value: str) -> discord.ui.LayoutView:
+    """The page ``value`` names (a game's key, OVERVIEW or OTHERS) with the select below it, for this reader.
+    TableError("unknown_game") for a game the tree does not hold (a forged or an old value)."""
+    bot = cast("DiceTavern", interaction.client)  # the client is always our bot
+    words = Words(bot.tree.translator, interaction.locale, locale_of(interaction))
+    return await build_page(words, command_tree(bot, interaction.guild), value)
 
 
-def add_lines(embed: discord.Embed, name: str, lines: list[str]) -> None:
-    """A field of ``lines``, going on in more fields (unnamed) where they fill one: never cut."""
-    for n, part in enumerate(split_text("\n".join(lines), FIELD)):
-        embed.add_field(name=name if n == 0 else "\u200b", value=part, inline=False)
+def command_tree(bot: DiceTavern, guild: discord.abc.Snowflake | None) -> Tree:
+    """Every slash command and group the tree holds (global, then this server's own), the games first in the
+    registry's order (each game's command group is its cog)."""
+    chat = discord.AppCommandType.chat_input
+    found: dict[str, Node] = {}
+    for scope in (None, guild) if guild is not None else (None,):
+        for node in bot.tree.get_commands(guild=scope, type=chat):
+            if isinstance(node, app_commands.Command | app_commands.Group):
+                found.setdefault(node.name, node)
+    keys = {cog.app_command.name: game for game, cog in bot.game_cogs.items() if cog.app_command is not None}
+    games = [(n, keys[n.name]) for n in found.values() if isinstance(n, app_commands.Group) and n.name in keys]
+    order = {s.id: n for n, s in enumerate(specs())}  # as /help game: lists them
+    games.sort(key=lambda found_game: order.get(found_game[1], len(order)))
+    others = [n for n in found.values() if not (isinstance(n, app_commands.Group) and n.name in keys)]
+    return Tree(games, others, shared_commands([g for g, _ in games]))
 
 
-async def game_field(
-    words: Words, locale: str, group: app_commands.Group, game: str, shared: list[str], compact: bool
-) -> tuple[str, list[str]]:
-    """One game: what it is, its own commands (names only when ``compact``), and where its rules are."""
-    path = await words.path(group)
-    own = [c for c in leaves(group) if c.name not in shared or c.parent is not group]
-    lines = [" ".join([f"`/{await words.path(c)}`" for c in own])] if compact else [await words.line(c) for c in own]
-    game_name = t(f"game.{game}", locale)
-    rules = t("help.rules", locale, group=path, game=game_name)
-    return t("help.game", locale, game=game_name, group=path)[:256], [words.describe(group), *lines, rules]
+async def build_page(words: Words, tree: Tree, value: str) -> discord.ui.LayoutView:
+    """The page ``value`` names, for the reader ``words`` speaks to, with the select below it."""
+    if value == OVERVIEW:
+        blocks = await overview(words, tree)
+    elif value == OTHERS:
+        blocks = await others_page(words, tree)
+    elif (group := tree.group_of(value)) is not None:
+        blocks = await game_page(words, tree, group, value)
+    else:
+        raise TableError("unknown_game", game=clip(value, 40))
+    return layout(blocks, HelpMenu(menu_options(words, tree, value), t("help.menu", words.locale)))
 
 
-async def detail(words: Words, locale: str, group: app_commands.Group, game: str, shared: list[str]) -> discord.Embed:
-    """One game's every command with its options, its own before the ``shared`` ones (a command's options run on
-    in more fields when they fill one); options are dropped before Discord's limits are hit."""
-    path, game_name = await words.path(group), t(f"game.{game}", locale)
-    embed = discord.Embed(title=t("help.detail_title", locale, game=game_name, group=path)[:256], colour=COLOUR)
-    embed.description = fit(
-        [words.describe(group), "", t("help.rules", locale, group=path, game=game_name)], DESCRIPTION
-    )
-    embed.set_footer(text=t("help.detail_footer", locale))
-    for with_options in (True, False):
-        embed.clear_fields()
-        ordered = sorted(leaves(group), key=lambda c: c.name in shared and c.parent is group)  # stable
-        for command in ordered[:FIELDS]:
-            lines = [words.describe(command)]
-            for param in command.parameters if with_options else []:
-                option, text = await words.parameter(param)
-                lines.append(t("help.option", locale, option=option, description=text))
-            add_lines(embed, f"/{await words.path(command)}"[:256], lines)
-        if len(embed) <= TOTAL and len(embed.fields) <= FIELDS:
-            return embed
-    return trimmed(embed)
-
-
-def trimmed(embed: discord.Embed) -> discord.Embed:
-    """The last resort for a tree too big to show: drop fields from the end until it fits."""
-    while embed.fields and (len(embed) > TOTAL or len(embed.fields) > FIELDS):
-        embed.remove_field(len(embed.fields) - 1)
-    return embed
+def layout(blocks: Sequence[str], menu: HelpMenu) -> discord.ui.LayoutView:
+    """The table's design: one container, the text blocks with a separator between, the select at the bottom."""
+    built = Blocks()
+    for n, block in enumerate(b for b in blocks if b):
+        if n:
+            built.separator()
+        built.text(block)
+    row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    row.add_item(menu)
+    return built.layout(ACCENT, rows=[row])
 
 
 async def setup(bot: DiceTavern) -> None:
