@@ -361,33 +361,28 @@ def _discord_locale(locale: str) -> discord.Locale:
 
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_help_fits_without_cutting_a_text(locale):
-    """/help's overview and every game's detail within the limits, no field cut short (its fallbacks, names only
-    or no options, drop detail whole, as designed)."""
+    """/help's overview (under 1,500 characters) and every page its select opens within the V2 limits, nothing
+    left out (its fallbacks, fewer options' words or names only, drop detail whole, as designed);
+    tests/test_help_pages.py checks the pages in detail and with a huge command tree."""
     bot = DiceTavern(database_path=":memory:", commands_only=True)
     await bot.setup_hook()
-    cog = bot.get_cog("Help")
-    helps = sys.modules[type(cog).__module__]  # the module the extension loaded (not the one imported here)
+    helps = sys.modules[type(bot.get_cog("Help")).__module__]  # the module the extension loaded
     try:
         words = helps.Words(bot.tree.translator, _discord_locale(locale), locale)
-        roots, games = cog.roots(None), cog.game_groups()
-        overview = await helps.overview(words, locale, roots, games)
-        embeds = [("overview", overview)]
-        groups = [r for r in roots if isinstance(r, discord.app_commands.Group) and r.name in games]
-        shared = helps.shared_commands(groups)
-        for group in groups:
-            embeds.append((group.name, await helps.detail(words, locale, group, games[group.name], shared)))
+        tree = helps.command_tree(bot, None)
+        first = await helps.build_page(words, tree, helps.OVERVIEW)
+        values = [str(o["value"]) for c in iter_components(first.to_components()) for o in c.get("options", [])]
+        pages = {value: await helps.build_page(words, tree, value) for value in values}
     finally:
         await bot.close()
     problems = []
-    for what, embed in embeds:
-        fields = [(f.name or "", f.value or "") for f in embed.fields]
-        footer = embed.footer.text or ""
-        problems += embed_problems(f"{locale} /help {what}", embed.title or "", embed.description or "", fields, footer)
-        texts = [embed.title or "", *(n for n, _ in fields)]
-        problems += [f"{locale} /help {what}: a title cut to 256" for text in texts if len(text) == 256]
-        cut = [v[:60] for v in [embed.description or "", *(v for _, v in fields)] if v.endswith("…")]
-        problems += [f"{locale} /help {what}: a field cut short (help.fit): {v!r}" for v in cut]
-    assert problems == [], "\n".join(problems)
+    for value, view in pages.items():
+        problems += v2_problems(f"{locale} /help {value}", view)
+        if value == helps.OVERVIEW:
+            problems += over(f"{locale} /help overview", "".join(displayed(view)), helps.OVERVIEW_LIMIT)
+        cut = [text[:60] for text in displayed(view) if "\n…" in text or text == "…"]
+        problems += [f"{locale} /help {value}: lines left out (help.fit): {v!r}" for v in cut]
+    assert len(pages) >= 7 and problems == [], "\n".join(problems)
 
 
 def test_the_checks_catch_an_overflow(games):
