@@ -15,7 +15,7 @@ from typing import Any
 from bot.games.dice import ScriptedDice, SeededDice
 from bot.games.mythical_dice import FACES, bag_types
 from bot.i18n import t
-from bot.render import Menu, controls, event_text, seat_names
+from bot.render import Menu, controls, event_text, option_label, option_word, seat_names
 from bot.render.mythic import hand_text
 from tests.e2e.conftest import World
 from tests.e2e.drawn import drawn
@@ -349,7 +349,11 @@ async def test_options_reach_the_lobby_and_the_rules(world: World):
     async with world.bot() as _bot:
         reply = await world.slash(world.alice, "mythic", "new", hand_leader="last_trick_winner", hands_by_players="3:2")
         board = reply.expect_message()
-        assert "hand_leader=last_trick_winner" in board.text and "hands_by_players=3:2" in board.text
+        leader = option_label("mythic", "hand_leader", "en") + ": " + option_word(
+            "mythic", "hand_leader", "last_trick_winner", "en"
+        )
+        hands = option_label("mythic", "hands_by_players", "en") + ": 3:2"  # the lobby's options line, in words
+        assert leader in board.text and hands in board.text
         rules = await world.slash(world.bob, "mythic", "rules")
         assert rules.ephemeral and "Mythical Dice" in rules.text and "`hand_leader=last_trick_winner`" in rules.text
         assert "you bid **0**" in rules.text  # the timeout default

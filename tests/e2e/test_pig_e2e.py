@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.games.dice import ScriptedDice
+from bot.render import option_label
 from tests.e2e.conftest import World
 from tests.waiting import DEADLINE
 
@@ -132,7 +133,7 @@ async def test_settings_need_manage_server(world: World):
         reply = await world.slash(world.admin, "settings", "timeout", seconds=60)
         assert await bot.tables.turn_timeout(world.guild.id) == 60
         board = (await world.slash(world.alice, "pig", "new")).expect_message()
-        assert "target=50" in board.text
+        assert option_label("pig", "target", "en") + ": 50" in board.text  # the server's default, in words
 
 
 async def test_commands_and_replies_follow_the_users_language(world: World):
