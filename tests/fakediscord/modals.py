@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .ids import IdChecks
+
 __all__ = ["LABEL_CHILDREN", "modal_errors", "modal_problems"]
 
 LABEL_CHILDREN = frozenset({3, 4, 5, 6, 7, 8, 19, 21, 22, 23})
@@ -31,11 +33,10 @@ SELECTS = frozenset({3, 5, 6, 7, 8})
 TOP = frozenset({1, 10, 18})
 
 
-class _ModalCheck:
+class _ModalCheck(IdChecks):
     def __init__(self) -> None:
+        super().__init__()
         self.errors: dict[str, Any] = {}
-        self.custom_ids: set[str] = set()
-        self.ids: set[int] = set()
 
     def err(self, path: str, code: str, message: str) -> None:
         node: dict[str, Any] = {"_errors": [{"code": code, "message": message}]}
@@ -80,7 +81,7 @@ class _ModalCheck:
         if not isinstance(comp, dict) or comp.get("type") not in TOP:
             self.err(f"{path}.type", "UNION_TYPE_CHOICES", f'Value of field "type" must be one of {sorted(TOP)}.')
             return
-        self.id(comp, path)
+        self._id(comp, path)
         kind = comp["type"]
         if kind == 10:
             self.text(comp, "content", path, 1, 4000, required=True)
@@ -101,8 +102,8 @@ class _ModalCheck:
         if not isinstance(comp, dict) or comp.get("type") not in allowed:
             self.err(f"{path}.type", "UNION_TYPE_CHOICES", f'Value of field "type" must be one of {sorted(allowed)}.')
             return
-        self.id(comp, path)
-        self.custom_id(comp, path)
+        self._id(comp, path)
+        self._custom_id(comp, path)
         kind = comp["type"]
         if comp.get("disabled"):
             self.err(f"{path}.disabled", "COMPONENT_DISABLED_IN_MODAL", "A modal cannot hold disabled components.")
@@ -120,25 +121,6 @@ class _ModalCheck:
             self.bounds(comp, path, count, 10)
         elif kind == 23:
             self.boolean(comp, "default", path)
-
-    def id(self, comp: dict[str, Any], path: str) -> None:
-        cid = comp.get("id")
-        if cid is None:
-            return
-        if isinstance(cid, bool) or not isinstance(cid, int) or not 0 <= cid < 2**31:
-            self.err(f"{path}.id", "NUMBER_TYPE_MAX", "Must be a 32-bit integer.")
-        elif cid:
-            if cid in self.ids:
-                self.err(f"{path}.id", "COMPONENT_ID_DUPLICATED", f"Component id {cid} cannot be duplicated.")
-            self.ids.add(cid)
-
-    def custom_id(self, comp: dict[str, Any], path: str) -> None:
-        self.text(comp, "custom_id", path, 1, 100, required=True)
-        cid = comp.get("custom_id")
-        if isinstance(cid, str):
-            if cid in self.custom_ids:
-                self.err(f"{path}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", f"Custom id {cid!r} is repeated.")
-            self.custom_ids.add(cid)
 
     def boolean(self, comp: dict[str, Any], key: str, path: str) -> None:
         if key in comp and not isinstance(comp[key], bool):

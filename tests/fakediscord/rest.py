@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .ids import IdChecks
 from .modals import modal_errors
 from .models import (
     EPHEMERAL,
@@ -120,7 +121,7 @@ def drops_components_v2(body: dict[str, Any], current: FakeMessage | None) -> bo
     return current is not None and current.is_v2 and flags is not None and not int(flags) & IS_COMPONENTS_V2
 
 
-class _TreeCheck:
+class _TreeCheck(IdChecks):
     """Validates a component tree the way Discord does for the message's mode (V2 or legacy action rows)."""
 
     def __init__(
@@ -131,12 +132,11 @@ class _TreeCheck:
         has_files: bool,
         emoji_ids: Collection[str] | None,
     ) -> None:
+        super().__init__()
         self.err = err
         self.v2 = v2
         self.has_files = has_files
         self.emoji_ids = emoji_ids
-        self.custom_ids: set[str] = set()
-        self.ids: set[int] = set()
 
     def tree(self, components: Any) -> None:
         if not isinstance(components, list):
@@ -208,30 +208,6 @@ class _TreeCheck:
                 self.err(f"{path}.divider", "BASE_TYPE_BAD_TYPE", "Must be a boolean.")
         elif ctype == 17:
             self._container(comp, path)
-
-    def _id(self, comp: dict[str, Any], path: str) -> None:
-        cid = comp.get("id")
-        if cid is None:
-            return
-        if isinstance(cid, bool) or not isinstance(cid, int) or not 0 <= cid < 2**31:
-            self.err(f"{path}.id", "NUMBER_TYPE_MAX", "Must be a 32-bit integer.")
-        elif cid:  # 0 means "let Discord pick"
-            if cid in self.ids:
-                self.err(f"{path}.id", "COMPONENT_ID_DUPLICATED", f"Component id {cid} cannot be duplicated.")
-            self.ids.add(cid)
-
-    def _custom_id(self, comp: dict[str, Any], path: str) -> None:
-        cid = comp.get("custom_id")
-        if not isinstance(cid, str) or not 1 <= len(cid) <= 100:
-            self.err(f"{path}.custom_id", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-            return
-        if cid in self.custom_ids:
-            self.err(
-                f"{path}.custom_id",
-                "COMPONENT_CUSTOM_ID_DUPLICATED",
-                f"Component custom id {cid!r} cannot be duplicated",
-            )
-        self.custom_ids.add(cid)
 
     def _max_len(self, obj: dict[str, Any], key: str, limit: int, path: str) -> None:
         value = obj.get(key)
