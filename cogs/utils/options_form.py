@@ -197,27 +197,14 @@ def slot_item(game: str, slot: tuple[Field, ...], current: Mapping[str, Any], lo
     item: discord.ui.Item[Any]
     if first.kind == "switch":
         item = discord.ui.Checkbox(custom_id=first.name, default=bool(value))
-    elif first.kind == "radio":
-        item = discord.ui.RadioGroup(
-            custom_id=first.name,
-            options=[
-                discord.RadioGroupOption(
-                    label=fit(option_word(game, first.name, v, locale), OPTION), value=str(v), default=v == value
-                )
-                for v in first.values
-            ],
-        )
-    elif first.kind == "select":
-        item = discord.ui.Select(
-            custom_id=first.name,
-            options=[
-                discord.SelectOption(
-                    label=fit(option_word(game, first.name, v, locale), OPTION), value=str(v), default=v == value
-                )
-                for v in first.values
-            ],
-            required=True,
-        )
+    elif first.kind in ("radio", "select"):
+        choices = [(fit(option_word(game, first.name, v, locale), OPTION), str(v), v == value) for v in first.values]
+        if first.kind == "radio":
+            radio = [discord.RadioGroupOption(label=a, value=b, default=c) for a, b, c in choices]
+            item = discord.ui.RadioGroup(custom_id=first.name, options=radio)
+        else:
+            listed = [discord.SelectOption(label=a, value=b, default=c) for a, b, c in choices]
+            item = discord.ui.Select(custom_id=first.name, options=listed, required=True)
     else:  # the value as it is, never cut: a submit unchanged must read back the same
         text = str(value)
         item = discord.ui.TextInput(
