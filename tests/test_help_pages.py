@@ -107,22 +107,30 @@ async def test_a_game_page_shows_its_commands_options_shared_commands_buttons_an
         assert f"`/{await words.path(rules)}`" in text and f"`/{path}`" in text
 
 
-async def test_a_huge_tree_still_fits_in_every_locale(bot):
-    async def noop(interaction: discord.Interaction) -> None:
-        pass
+async def noop(interaction: discord.Interaction) -> None:
+    pass
 
+
+def grow_huge(tree: app_commands.CommandTree) -> dict[str, list[str]]:
+    """40 extra groups of 20 commands, and every game group at Discord's 25 subcommands, each with a long
+    description; the names added to each game."""
     for n in range(40):
         group = app_commands.Group(name=f"extra{n}", description="An extra group " + "x" * 90)
         for m in range(20):
             group.add_command(app_commands.Command(name=f"c{m}", description="y" * 100, callback=noop))
-        bot.tree.add_command(group)
+        tree.add_command(group)
     added: dict[str, list[str]] = {}
-    for game in GAMES:  # every game group at Discord's 25 subcommands, each with a long description
-        group = bot.tree.get_command(game)
+    for game in GAMES:
+        group = tree.get_command(game)
         assert isinstance(group, app_commands.Group)
         added[game] = [f"move{m}" for m in range(25 - len(group.commands))]
-        for m in range(len(added[game])):
-            group.add_command(app_commands.Command(name=f"move{m}", description=game + " z" * 50, callback=noop))
+        for name in added[game]:
+            group.add_command(app_commands.Command(name=name, description=game + " z" * 50, callback=noop))
+    return added
+
+
+async def test_a_huge_tree_still_fits_in_every_locale(bot):
+    added = grow_huge(bot.tree)
     helps = helps_of(bot)
     for locale in LOCALES:
         shown = await pages(bot, locale)

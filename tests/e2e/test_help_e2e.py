@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.i18n import t
 from tests.e2e.conftest import World
+from tests.test_help_pages import grow_huge
 from tests.waiting import DEADLINE
 
 pytestmark = pytest.mark.usefixtures("no_errors_logged")  # nothing here may log a traceback
@@ -206,19 +207,7 @@ async def test_a_command_added_to_the_tree_shows_up_in_help(world: World):
 
 async def test_help_stays_within_discords_limits_for_a_huge_tree(world: World):
     async with world.bot() as bot:
-
-        async def noop(interaction: discord.Interaction) -> None:
-            pass
-
-        for n in range(40):
-            group = app_commands.Group(name=f"extra{n}", description="An extra group " + "x" * 90)
-            for m in range(20):
-                group.add_command(app_commands.Command(name=f"c{m}", description="y" * 100, callback=noop))
-            bot.tree.add_command(group)
-        for game in GAMES:  # every game group at its 25 subcommands, each with a long description
-            group = bot.tree.get_command(game)
-            for m in range(25 - len(group.commands)):
-                group.add_command(app_commands.Command(name=f"move{m}", description=game + " z" * 50, callback=noop))
+        grow_huge(bot.tree)
         for locale in ("en-US", "de"):
             message = await open_help(world, world.carol, locale)
             assert_v2_within_limits(message, OVERVIEW_LIMIT)
