@@ -452,7 +452,7 @@ class Click:
         target_id = parse_int(target, signed=True)  # computer players have negative ids
         if target_id is None:
             raise TableError("illegal_action")
-        is_admin = bool(getattr(self.interaction.permissions, "manage_guild", False))  # as for /game cancel
+        is_admin = self.is_admin()
         if tool == "kick":
             seat = await self.bot.tables.remove_player(channel_id, self.user_id, target_id, is_admin)
             return t("ui.removed", self.locale, name=seat.name)
