@@ -1,5 +1,6 @@
-"""The component id checks a message's components and a modal's share: ``id`` (a 32-bit integer, unique; 0 lets
-Discord pick) and ``custom_id`` (1-100 characters, unique), as Discord words their errors."""
+"""The checks a message's components and a modal's share: ``id`` (a 32-bit integer, unique; 0 lets Discord pick),
+``custom_id`` (1-100 characters, unique) and a list of options (a select's, a radio or checkbox group's), as
+Discord words their errors."""
 
 from __future__ import annotations
 
@@ -39,3 +40,30 @@ class IdChecks:
                 f"Component custom id {cid!r} cannot be duplicated",
             )
         self.custom_ids.add(cid)
+
+    def _option_list(self, options: list[Any], path: str, more: Callable[[dict[str, Any], str], None]) -> None:
+        """Each option an object with a label and a value of 1-100 characters and a description of at most 100,
+        the values unique; ``more``: the caller's own checks of one option (its emoji, its default)."""
+        values: set[str] = set()
+        for j, option in enumerate(options):
+            opath = f"{path}.options.{j}"
+            if not isinstance(option, dict):
+                self.err(opath, "BASE_TYPE_BAD_TYPE", "Must be an object.")
+                continue
+            for key in ("label", "value"):
+                text = option.get(key)
+                if not isinstance(text, str) or not 1 <= len(text) <= 100:
+                    self.err(f"{opath}.{key}", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+            description = option.get("description")
+            if description is not None and len(str(description)) > 100:
+                self.err(f"{opath}.description", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+            value = option.get("value")
+            if isinstance(value, str):
+                if value in values:
+                    self.err(
+                        f"{opath}.value",
+                        "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                        f"Option value {value!r} is duplicated",
+                    )
+                values.add(value)
+            more(option, opath)

@@ -169,22 +169,13 @@ class _ModalCheck(IdChecks):
         if not isinstance(options, list) or not lo <= len(options) <= hi:
             self.err(f"{path}.options", "BASE_TYPE_BAD_LENGTH", f"Must be between {lo} and {hi} in length.")
             return len(options) if isinstance(options, list) else 0
-        values: set[str] = set()
-        for j, option in enumerate(options):
-            opath = f"{path}.options.{j}"
-            if not isinstance(option, dict):
-                self.err(opath, "BASE_TYPE_BAD_TYPE", "Must be an object.")
-                continue
-            self.text(option, "label", opath, 1, 100, required=True)
-            self.text(option, "value", opath, 1, 100, required=True)
-            self.text(option, "description", opath, 0, 100, required=False)
-            self.boolean(option, "default", opath)
-            value = option.get("value")
-            if isinstance(value, str):
-                if value in values:
-                    self.err(f"{opath}.value", "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", f"{value!r} is repeated.")
-                values.add(value)
+        self._option_list(options, path, self.option)
         return len(options)
+
+    def option(self, option: dict[str, Any], path: str) -> None:
+        """A modal option's own checks beside the shared ones: its description is text, its default a boolean."""
+        self.text(option, "description", path, 0, 100, required=False)
+        self.boolean(option, "default", path)
 
 
 def _merge(into: dict[str, Any], other: dict[str, Any]) -> None:

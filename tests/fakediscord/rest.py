@@ -300,27 +300,7 @@ class _TreeCheck(IdChecks):
             return
         if isinstance(hi, int) and hi > len(options):
             self.err(f"{path}.max_values", "NUMBER_TYPE_MAX", f"Must be less than or equal to {len(options)}.")
-        values: set[str] = set()
-        for j, option in enumerate(options):
-            opath = f"{path}.options.{j}"
-            if not isinstance(option, dict):
-                self.err(opath, "BASE_TYPE_BAD_TYPE", "Must be an object.")
-                continue
-            for key in ("label", "value"):
-                text = option.get(key)
-                if not isinstance(text, str) or not 1 <= len(text) <= 100:
-                    self.err(f"{opath}.{key}", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-            self._max_len(option, "description", 100, opath)
-            value = option.get("value")
-            if isinstance(value, str):
-                if value in values:
-                    self.err(
-                        f"{opath}.value",
-                        "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                        f"Option value {value!r} is duplicated",
-                    )
-                values.add(value)
-            self._emoji(option.get("emoji"), f"{opath}.emoji")
+        self._option_list(options, path, lambda option, opath: self._emoji(option.get("emoji"), f"{opath}.emoji"))
 
     def _section(self, comp: dict[str, Any], path: str) -> None:
         children = comp.get("components")
