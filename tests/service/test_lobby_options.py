@@ -10,19 +10,9 @@ import pytest
 
 from bot.games import Event
 from bot.games.dice import SeededDice
-from bot.tables import Seat, TableError
+from bot.tables import Seat
+from tests.service.test_lobby_host_tools import ROBOT, refused
 from tests.service.test_tables import ALICE, BOB, CHANNEL, GUILD, close_service, open_service
-
-ROBOT = Seat(-1, "Easy bot 1", "easy")
-
-
-@pytest.fixture
-def db(database):
-    return database
-
-
-def refused(code):
-    return pytest.raises(TableError, match=f"^{code}$")
 
 
 async def stored(service):
@@ -30,8 +20,8 @@ async def stored(service):
     return json.loads(row["options"]), json.loads(row["meta"])
 
 
-async def test_the_host_changes_the_lobbys_options_and_they_are_committed_logged_and_kept_after_a_restart(db):
-    service = await open_service(db, SeededDice(1))
+async def test_the_host_changes_the_lobbys_options_and_they_are_committed_logged_and_kept_after_a_restart(database):
+    service = await open_service(database, SeededDice(1))
     await service.create(GUILD, CHANNEL, ALICE, "liar")
     await service.join(CHANNEL, BOB)
     table = await service.set_options(CHANNEL, ALICE.id, {"mode": "loot", "wild_ones": "true"})
@@ -40,7 +30,7 @@ async def test_the_host_changes_the_lobbys_options_and_they_are_committed_logged
     assert options == table.options
     assert meta["log"][-1] == ["options_changed", {"options": {"wild_ones": True, "mode": "loot"}}]
     await close_service(service)
-    service = await open_service(db, SeededDice(1))
+    service = await open_service(database, SeededDice(1))
     assert service.table(CHANNEL).options["mode"] == "loot"
     await service.start_game(CHANNEL, ALICE.id)
     assert service.table(CHANNEL).engine.options(service.table(CHANNEL).options).mode == "loot"
@@ -57,8 +47,8 @@ async def test_the_host_changes_the_lobbys_options_and_they_are_committed_logged
         ({"max_rounds": "3"}, "bad_option"),  # a multi-round option in single mode: the engine's combination check
     ],
 )
-async def test_a_bad_option_is_refused_as_a_create_refuses_it_and_nothing_changes(db, options, code):
-    service = await open_service(db, SeededDice(1))
+async def test_a_bad_option_is_refused_as_a_create_refuses_it_and_nothing_changes(database, options, code):
+    service = await open_service(database, SeededDice(1))
     await service.create(GUILD, CHANNEL, ALICE, "liar")
     before = dict(service.table(CHANNEL).options)
     with refused(code) as caught:
@@ -71,8 +61,8 @@ async def test_a_bad_option_is_refused_as_a_create_refuses_it_and_nothing_change
     await close_service(service)
 
 
-async def test_only_the_host_or_a_manager_changes_options_and_only_in_the_lobby(db):
-    service = await open_service(db, SeededDice(1))
+async def test_only_the_host_or_a_manager_changes_options_and_only_in_the_lobby(database):
+    service = await open_service(database, SeededDice(1))
     await service.create(GUILD, CHANNEL, ALICE, "pig")
     await service.join(CHANNEL, BOB)
     before = dict(service.table(CHANNEL).options)
@@ -87,8 +77,8 @@ async def test_only_the_host_or_a_manager_changes_options_and_only_in_the_lobby(
     await close_service(service)
 
 
-async def test_unchanged_options_write_nothing(db):
-    service = await open_service(db, SeededDice(1))
+async def test_unchanged_options_write_nothing(database):
+    service = await open_service(database, SeededDice(1))
     await service.create(GUILD, CHANNEL, ALICE, "pig")
     table = service.table(CHANNEL)
     log = list(table.log)
@@ -97,8 +87,8 @@ async def test_unchanged_options_write_nothing(db):
     await close_service(service)
 
 
-async def test_options_the_seated_players_do_not_fit_are_refused(db):
-    service = await open_service(db, SeededDice(1))
+async def test_options_the_seated_players_do_not_fit_are_refused(database):
+    service = await open_service(database, SeededDice(1))
     await service.create(GUILD, CHANNEL, ALICE, "mythic", {"allow_two_players": True})
     await service.join(CHANNEL, BOB)
     table = service.table(CHANNEL)
@@ -111,22 +101,22 @@ async def test_options_the_seated_players_do_not_fit_are_refused(db):
     await close_service(service)
 
 
-async def test_a_lobby_opens_with_guests_and_a_logged_invitation(db):
-    service = await open_service(db, SeededDice(1))
+async def test_a_lobby_opens_with_guests_and_a_logged_invitation(database):
+    service = await open_service(database, SeededDice(1))
     invite = Event("lobby_note", {"note": 1})
     table = await service.create(GUILD, CHANNEL, ALICE, "pig", guests=[ROBOT], logged=[invite])
     assert [s.id for s in table.seats] == [ALICE.id, ROBOT.id]
     assert list(table.log)[-1] == ("lobby_note", {"note": 1})
     await close_service(service)
-    service = await open_service(db, SeededDice(1))
+    service = await open_service(database, SeededDice(1))
     table = service.table(CHANNEL)
     assert [s.id for s in table.seats] == [ALICE.id, ROBOT.id] and table.seats[1].level == "easy"
     assert list(table.log)[-1] == ("lobby_note", {"note": 1})  # the opening log is stored with the lobby
     await close_service(service)
 
 
-async def test_too_many_guests_are_refused_and_no_table_opens(db):
-    service = await open_service(db, SeededDice(1))
+async def test_too_many_guests_are_refused_and_no_table_opens(database):
+    service = await open_service(database, SeededDice(1))
     bots = [Seat(-n, f"Bot {n}", "easy") for n in range(1, 12)]
     with refused("table_full"):
         await service.create(GUILD, CHANNEL, ALICE, "pig", guests=bots)
