@@ -315,6 +315,24 @@ async def test_the_table_command_brings_it_down_on_demand_in_german(welt: World)
 # -- old controls after a repost --------------------------------------------------------------------------------------
 
 
+async def posted_anew_keeping(
+    world: World, bot: Any, table: Any, old: FakeMessage, monkeypatch: Any, who: Any, messages: int
+) -> FakeMessage:
+    """``messages`` of chatter and ``who``'s ``/<game> table``: the table posted anew, while the old message's delete
+    fails (or is still on its way), so the old message stays, clickable; the new table message."""
+
+    async def failed_delete(channel_id: int, message_id: int) -> None:
+        return None
+
+    monkeypatch.setattr(bot.presenter, "_delete_message", failed_delete)
+    await chatter(world, bot, messages)
+    await world.slash(who, table.game, "table")
+    await idle(world, bot, table)
+    new = world.fake.message(table.message_id)
+    assert new.id != old.id and not old.deleted
+    return new
+
+
 async def test_a_click_on_an_old_table_message_is_answered_privately_with_the_tables_link(world: World, monkeypatch):
     async with world.bot(sixes()) as bot:
         reply = await world.slash(world.alice, "pig", "new")
@@ -322,15 +340,7 @@ async def test_a_click_on_an_old_table_message_is_answered_privately_with_the_ta
         table = bot.tables.table(world.channel.id)
         await idle(world, bot, table)
 
-        async def failed_delete(channel_id: int, message_id: int) -> None:
-            return None  # the delete failed (or is still on its way): the old message stays, clickable
-
-        monkeypatch.setattr(bot.presenter, "_delete_message", failed_delete)
-        await chatter(world, bot, 1)
-        await world.slash(world.alice, "pig", "table")
-        await idle(world, bot, table)
-        new = world.fake.message(table.message_id)
-        assert new.id != old.id and not old.deleted
+        new = await posted_anew_keeping(world, bot, table, old, monkeypatch, world.alice, 1)
         shown = (old.edits, list(old.components))
 
         # a lobby verb on the old message: applied, answered privately, the old message left alone
@@ -362,15 +372,7 @@ async def test_a_move_from_an_old_liar_table_message_shows_no_secret_in_public(w
         secrets = Secrets(world, table, [world.alice, world.bob])  # the hands dealt, to look for in public
         await idle(world, bot, table)
 
-        async def failed_delete(channel_id: int, message_id: int) -> None:
-            return None
-
-        monkeypatch.setattr(bot.presenter, "_delete_message", failed_delete)
-        await chatter(world, bot, 8)
-        await world.slash(world.bob, "liar", "table")
-        await idle(world, bot, table)
-        new = world.fake.message(table.message_id)
-        assert new.id != old.id and not old.deleted
+        await posted_anew_keeping(world, bot, table, old, monkeypatch, world.bob, 8)
         shown = old.edits
 
         seat = table.engine.to_act(table.state)[0]
