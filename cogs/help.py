@@ -16,6 +16,7 @@ descriptions first), then whole lines, never by a failed reply or a word cut in 
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -294,15 +295,7 @@ def wrap(line: str, limit: int) -> list[str]:
     that as many of them are kept as fit."""
     if len(line) <= limit:
         return [line]
-    width = min(limit, 200)
-    out, current = [], ""
-    for word in line.split(" "):
-        if current and len(current) + 1 + len(word) > width - 2:
-            out.append(current)
-            current = word
-        else:
-            current = f"{current} {word}" if current else word
-    return [*out, current] if current else out
+    return textwrap.wrap(line, min(limit, 200) - 2, break_long_words=False, break_on_hyphens=False)
 
 
 def menu_options(words: Words, tree: Tree, current: str) -> list[discord.SelectOption]:
