@@ -97,9 +97,13 @@ REFUSALS = (TableError, IllegalMove)  # what a player's input can be refused wit
 ANSWERED = "error_answered"  # the interaction's extras mark: the bot's tree-wide error handler leaves it be
 
 
-async def answer_error(interaction: discord.Interaction, error: BaseException, game: str | None = None) -> None:
+async def answer_error(
+    interaction: discord.Interaction, error: BaseException, game: str | None = None, *, applied: bool = False
+) -> None:
     """The one answer to a failed command or click: a refusal in the player's words, privately; anything
-    unexpected is logged and answered with the generic error, so nobody is left with "interaction failed"."""
+    unexpected is logged and answered with the generic error, so nobody is left with "interaction failed".
+    ``applied``: the caller read the store back and the action was committed before the failure (the answer says
+    it went through, not "nothing was changed")."""
     if interaction.extras.get(ANSWERED):
         return  # answered once already
     interaction.extras[ANSWERED] = True
@@ -114,7 +118,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException, g
     what = getattr(interaction.command, "qualified_name", None) or data.get("custom_id", "?")
     log.error("%s failed", what, exc_info=error)
     try:
-        await send_ephemeral(interaction, "⚠️ " + t("error.internal", locale_of(interaction)))
+        key = "error.internal_applied" if applied else "error.internal"
+        await send_ephemeral(interaction, "⚠️ " + t(key, locale_of(interaction)))
     except discord.HTTPException:
         pass
 

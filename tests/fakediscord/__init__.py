@@ -77,6 +77,8 @@ Behaviour worth knowing:
   from it).
 * ``rate_limit="record"`` records channel-POST rate-limit violations (5 per 5 s), ``"enforce"`` answers 429.
 * Privileged intents make IDENTIFY fail with close code 4014 unless ``privileged_intents_allowed=True``.
+* ``FakeDiscord(identify_limit=(total, remaining))`` is ``GET /gateway/bot``'s ``session_start_limit``: each
+  accepted IDENTIFY takes one (``fake.identifies_left``), and at 0 IDENTIFY is closed with 4004.
 * Shards: ``FakeDiscord(recommended_shards=N)`` is the shard count (``GET /gateway/bot`` returns it). A sharded
   IDENTIFY needs ``shard=[id, N]`` with ``id < N`` (else close 4010 invalid shard; a smaller count 4011 sharding
   required); an unsharded client gets every guild as before. A connection gets GUILD_CREATE for its shard's

@@ -142,6 +142,10 @@ class GatewayConnection:
         if refusal is not None:
             await self.close(*refusal)
             return
+        if fake.identifies_left <= 0:  # past the day's session starts Discord resets the token
+            await self.close(4004, "Authentication failed.")
+            return
+        fake.identifies_left -= 1
         shard_id, shard_count = d.get("shard") or [0, 1]
         self.session = GatewaySession(
             session_id=uuid.uuid4().hex, shard_id=int(shard_id), shard_count=int(shard_count), intents=intents

@@ -631,9 +631,9 @@ class RestApi:
                 "url": self.fake.gateway_url,
                 "shards": self.fake.recommended_shards,
                 "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 999,
-                    "reset_after": 86_400_000,
+                    "total": self.fake.identify_total,
+                    "remaining": self.fake.identifies_left,
+                    "reset_after": self.fake.identify_reset_after_ms,
                     # discord.py 2.7 ignores it (it sleeps 5 s before each non-initial IDENTIFY; tests replace
                     # before_identify_hook), but a real client may IDENTIFY this many shards at once
                     "max_concurrency": self.fake.max_concurrency,

@@ -108,6 +108,7 @@ class FakeDiscord:
         recommended_shards: int = 1,
         max_concurrency: int = 16,
         heartbeat_interval_ms: int = 45_000,
+        identify_limit: tuple[int, int] = (1000, 999),
     ) -> None:
         self.snowflake = SnowflakeFactory()
         self.token = token
@@ -125,6 +126,10 @@ class FakeDiscord:
         # the shard count: GET /gateway/bot recommends it and a sharded IDENTIFY must use it (4010/4011 if not)
         self.recommended_shards = recommended_shards
         self.max_concurrency = max_concurrency
+        # GET /gateway/bot's session_start_limit: (total, remaining); every accepted IDENTIFY takes one, as Discord's
+        # does (a RESUME takes none). At 0 an IDENTIFY is closed with 4004, as Discord resets the token then.
+        self.identify_total, self.identifies_left = identify_limit
+        self.identify_reset_after_ms = 86_400_000
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.application_flags = 0
         self.presence: Any = None
