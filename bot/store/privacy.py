@@ -1,8 +1,19 @@
-"""A member's data: the leaderboard opt-out, and deleting them (``/privacy delete``).
+"""A member's data: the leaderboard opt-out, a copy of it all (``/privacy export``), and deleting it (``/privacy
+delete``).
+
+What names a member (every table of the schema, tests/service/test_privacy_export.py keeps the list true):
+``users`` (their settings), ``results``, ``ratings`` and ``rating_history`` (by ``user_id``), and ``games``: the
+seats JSON (id and name), ``host_id``, and the meta's public log (an event naming them by id, or by name only: a
+lobby they left). No other table holds a member's id or name (``actions`` and ``games.record`` name seats by
+number, ``fair`` holds the seats' ``seed:`` texts, not who typed them).
 
 Deleting removes what is only theirs (ratings, rating history, the ``users`` row: language, DM state, opt-out) and
 anonymises what they share with other players: in every game they sat at, their Discord id becomes an anonymous
-id and their name a catalog word, in ``results``, the games' seats, host, state and meta (log, double-click guard).
+id and their name a catalog word, in ``results``, the games' seats, host, state and meta (log, double-click guard);
+in a closed game whose log names them by one of their names only (a lobby they left), that name becomes the word
+too, unless someone still seated there has the same name. On SQLite the log is then checkpointed and truncated,
+and ``secure_delete`` (bot.store.sqlite) has zeroed the old rows' bytes: nothing is left in the file's free space,
+its free pages or its write-ahead log.
 The others' results, places and ratings stay as they are, and the game still replays and verifies: ``actions`` and
 ``games.record`` name seats by number, never by id, and the client seed holds the seats' entropy, not their ids.
 
@@ -14,15 +25,20 @@ off every leaderboard) and nothing else. Everything is one transaction, written 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from bot.jsontext import dumps, loads
 from bot.store.db import Store
 from bot.store.errors import IntegrityError
-from bot.store.repo import Row
+from bot.store.repo import Row, player_stats
 from bot.store.sql import SQL, Statement, each
+from bot.store.sqlite import SQLiteStore
+
+log = logging.getLogger(__name__)
 
 ANONYMOUS_BELOW = -1_000_000
 OPEN = ("lobby", "running")
@@ -44,13 +60,24 @@ _GUARD = each(
 # Every game that names the member: seated, host, in the results, or their id elsewhere in a closed game's meta (an
 # event naming them by id at a table they left before it started). An open table's meta is also in memory, and
 # its next snapshot would write it back.
-_THEIR_GAMES = SQL(
-    sqlite=f"SELECT g.id, g.host_id, g.seats, g.state, g.meta FROM games g WHERE {_SEATED.sqlite} OR g.host_id = ?"
-    f" OR g.id IN (SELECT game_id FROM results WHERE user_id = ?) OR (g.status NOT IN {OPEN} AND instr(g.meta, ?) > 0)",
-    postgresql=f"SELECT g.id, g.host_id, g.seats, g.state, g.meta FROM games g WHERE {_SEATED.postgresql}"
-    " OR g.host_id = ? OR g.id IN (SELECT game_id FROM results WHERE user_id = ?)"
-    f" OR (g.status NOT IN {OPEN} AND strpos(g.meta, ?) > 0)",
-)
+_GAME_ROW = "g.id, g.host_id, g.seats, g.state, g.meta"  # what an anonymisation reads of a game
+
+
+def _their_games(columns: str) -> SQL:
+    return SQL(
+        sqlite=f"SELECT {columns} FROM games g WHERE {_SEATED.sqlite} OR g.host_id = ?"
+        " OR g.id IN (SELECT game_id FROM results WHERE user_id = ?)"
+        f" OR (g.status NOT IN {OPEN} AND instr(g.meta, ?) > 0)",
+        postgresql=f"SELECT {columns} FROM games g WHERE {_SEATED.postgresql}"
+        " OR g.host_id = ? OR g.id IN (SELECT game_id FROM results WHERE user_id = ?)"
+        f" OR (g.status NOT IN {OPEN} AND strpos(g.meta, ?) > 0)",
+    )
+
+
+_THEIR_GAMES = _their_games(_GAME_ROW)
+# A closed game whose meta holds a text (one parameter): a name, as its JSON encoding writes it.
+_META_HOLDS = SQL(sqlite="instr(g.meta, ?) > 0", postgresql="strpos(g.meta, ?) > 0")
+_NAMED_GAMES = "SELECT {columns} FROM games g WHERE g.status NOT IN {open} AND ({0})"
 
 
 class StillSeated(Exception):
@@ -91,19 +118,24 @@ async def open_tables(store: Store, user_id: int) -> list[int]:
     return [r[0] for r in rows]
 
 
-async def delete_member(store: Store, user_id: int, deleted_name: Callable[[str, int | None], str]) -> Deleted:
+async def delete_member(
+    store: Store, user_id: int, deleted_name: Callable[[str, int | None], str], names: Iterable[str] = ()
+) -> Deleted:
     """Delete ``user_id``'s data in one transaction (see the module's notes). ``deleted_name(locale, seat)`` is
     the word that replaces their name in a game whose table spoke ``locale`` (``seat``, from 1, when the plain
-    word is taken at that table). Raises StillSeated while they sit at an open table."""
+    word is taken at that table). ``names``: their names now (Discord's user name, display name, server nickname),
+    besides the ones their seats hold. Raises StillSeated while they sit at an open table."""
     if user_id <= 0:
         raise ValueError("only a Discord member's data can be deleted")
     for attempt in range(ATTEMPTS):
         seated = await open_tables(store, user_id)
         if seated:
             raise StillSeated(seated)
-        statements, done = await _plan(store, user_id, deleted_name)
+        statements, done = await _plan(store, user_id, deleted_name, names)
         try:
             await store.write(statements)
+            if isinstance(store, SQLiteStore) and not await store.checkpoint():  # the log's old pages go with it
+                log.warning("the write-ahead log could not be emptied after a deletion: another process reads it")
             return done
         except IntegrityError:
             # The guard (a seat taken since) or the anonymous id (another deletion took it): see which.
@@ -114,10 +146,47 @@ async def delete_member(store: Store, user_id: int, deleted_name: Callable[[str,
     raise AssertionError("unreachable")
 
 
+def _encoded(name: str) -> list[str]:
+    """``name`` as a JSON text holds it (without the quotes): as ``bot.jsontext`` writes it, and ASCII-escaped as
+    older code wrote it."""
+    return list(dict.fromkeys([dumps(name)[1:-1], json.dumps(name)[1:-1]]))
+
+
+async def _named_games(store: Store, names: set[str], skip: set[int], columns: str = _GAME_ROW) -> list[Row]:
+    """The closed games (besides ``skip``) whose log names one of ``names`` that no seat there has."""
+    texts = [text for name in sorted(names) for text in _encoded(name)]
+    if not texts:
+        return []
+    found = SQL(
+        sqlite=_NAMED_GAMES.format(" OR ".join([_META_HOLDS.sqlite] * len(texts)), open=OPEN, columns=columns),
+        postgresql=_NAMED_GAMES.format(" OR ".join([_META_HOLDS.postgresql] * len(texts)), open=OPEN, columns=columns),
+    )
+    named = []
+    for game in await store.fetch_all(found, texts):
+        seated = {seat.get("name") for seat in loads(game["seats"])}
+        if game["id"] not in skip and (_names_in(loads(game["meta"])) & names) - seated:
+            named.append(game)
+    return named
+
+
+def _names_in(value: Any) -> set[str]:
+    """Every ``name`` field's text in ``value`` (decoded JSON)."""
+    if isinstance(value, list):
+        return set().union(*map(_names_in, value)) if value else set()
+    if isinstance(value, dict):
+        found = {v for k, v in value.items() if k == "name" and isinstance(v, str)}
+        return found.union(*map(_names_in, value.values()))
+    return set()
+
+
 async def _plan(
-    store: Store, user_id: int, deleted_name: Callable[[str, int | None], str]
+    store: Store, user_id: int, deleted_name: Callable[[str, int | None], str], names: Iterable[str] = ()
 ) -> tuple[list[Statement], Deleted]:
-    games = await store.fetch_all(_THEIR_GAMES, (user_id, user_id, user_id, str(user_id)))
+    games = list(await store.fetch_all(_THEIR_GAMES, (user_id, user_id, user_id, str(user_id))))
+    known = {name for name in names if name} | {
+        seat["name"] for game in games for seat in loads(game["seats"]) if seat.get("id") == user_id
+    }
+    games += await _named_games(store, known, {g["id"] for g in games})
     counts = await store.fetch_one(
         "SELECT (SELECT COUNT(*) FROM results WHERE user_id = ?1),"
         " (SELECT COUNT(*) FROM ratings WHERE user_id = ?1) + (SELECT COUNT(*) FROM rating_history WHERE user_id = ?1)",
@@ -138,14 +207,15 @@ async def _plan(
         statements.append(("INSERT INTO users (user_id, opted_out) VALUES (?, 1)", (anonymous,)))
         statements.append(("UPDATE results SET user_id = ? WHERE user_id = ?", (anonymous, user_id)))
         for game in games:
-            statements.append(_anonymise_game(game, user_id, anonymous, deleted_name))
+            statements.append(_anonymise_game(game, user_id, anonymous, deleted_name, known))
     return statements, Deleted(anonymous, len(games), results, ratings)
 
 
 def _anonymise_game(
-    game: Row, user_id: int, anonymous: int, deleted_name: Callable[[str, int | None], str]
+    game: Row, user_id: int, anonymous: int, deleted_name: Callable[[str, int | None], str], known: set[str]
 ) -> Statement:
-    """The games row with the member replaced: seats, host, state and meta (its log's names and ids)."""
+    """The games row with the member replaced: seats, host, state and meta (its log's names and ids). ``known``:
+    every name of theirs, replaced in the log too unless another seat at this table has it."""
     meta = loads(game["meta"]) if game["meta"] else {}
     locale = meta.get("locale", "en") if isinstance(meta, dict) else "en"
     seats = loads(game["seats"])
@@ -160,6 +230,7 @@ def _anonymise_game(
             seat["id"], seat["name"] = anonymous, word
             taken.add(word)
     word = deleted_name(locale, None)
+    names.update((name, word) for name in known - taken if name not in names)
     meta = _replace(meta, user_id, anonymous, names, word)
     state = game["state"]
     if state is not None and str(user_id) in state:  # engines name seats by number: this is only a safeguard
@@ -192,3 +263,97 @@ def _replace(value: Any, user_id: int, anonymous: int, names: dict[str, str], wo
                 out[key] = _replace(item, user_id, anonymous, names, word)
         return out
     return value
+
+
+# -- /privacy export ----------------------------------------------------------------------------
+
+EXPORT_FORMAT = "dicetavern-member-data/1"
+# The tables keyed by a member's id, each copied whole (every column: one added later is in the copy too), in
+# this order.
+MEMBER_TABLES = {
+    "users": "",
+    "results": " ORDER BY finished_at, game_id",
+    "ratings": " ORDER BY guild_id, season, game",
+    "rating_history": " ORDER BY at, game_id, game",
+}
+EXACT = 2**53  # integers past this are written as text: a JavaScript reader would round a Discord id
+_EXPORT_GAME = "g.id, g.guild_id, g.game, g.status, g.host_id, g.seats, g.meta, g.created_at, g.updated_at"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > EXACT:
+        return str(value)
+    return value
+
+
+def _row(row: Row, drop: str = "user_id") -> dict[str, Any]:
+    return {key: _plain(row[key]) for key in row.keys() if key != drop}  # noqa: SIM118 - asyncpg's Record too
+
+
+async def export_member(store: Store, user_id: int, names: Iterable[str] = ()) -> dict[str, Any]:
+    """Everything the database holds about ``user_id``: each row of ``MEMBER_TABLES`` that is theirs, their results'
+    summary per server and game (what /stats shows), the seasons their ratings are in, and the games that name them
+    (id, game, server, when, their seats' names, host or not; a game they only appear in by name in its log: a lobby
+    they left). ``names``: their names now, as for ``delete_member``. Plain data, for ``export_bytes``."""
+    tables = {
+        table: [_row(r) for r in await store.fetch_all(f"SELECT * FROM {table} WHERE user_id = ?{order}", (user_id,))]
+        for table, order in MEMBER_TABLES.items()
+    }
+    theirs = list(await store.fetch_all(_their_games(_EXPORT_GAME), (user_id, user_id, user_id, str(user_id))))
+    known = {name for name in names if name} | {
+        seat["name"] for game in theirs for seat in loads(game["seats"]) if seat.get("id") == user_id
+    }
+    named = await _named_games(store, known, {g["id"] for g in theirs}, _EXPORT_GAME)
+    games = [_exported_game(g, user_id, known) for g in sorted([*theirs, *named], key=lambda g: g["id"])]
+    stats: dict[str, dict[str, Any]] = {}
+    for guild in sorted({r["guild_id"] for r in tables["results"]}, key=str):
+        board = await player_stats(store, int(guild), user_id)
+        stats[str(guild)] = {game: _summary(row) for game, row in board.items()}
+    seasons = []
+    for guild, number in sorted({(r["guild_id"], r["season"]) for r in tables["ratings"]}, key=str):
+        season = await store.fetch_one("SELECT * FROM seasons WHERE guild_id = ? AND number = ?", (int(guild), number))
+        seasons.append(_row(season, "") if season is not None else {"guild_id": guild, "number": number})
+    users = tables.pop("users")
+    return {
+        "format": EXPORT_FORMAT,
+        "user_id": str(user_id),
+        "settings": users[0] if users else None,
+        **tables,
+        "stats": stats,
+        "seasons": seasons,
+        "games": games,
+    }
+
+
+def _summary(row: Any) -> dict[str, Any]:
+    return {
+        "games": row.games,
+        "wins": row.wins,
+        "losses": row.losses,
+        "neutral": row.neutral,
+        "best_score": row.best_score,
+        "total_score": row.total_score,
+    }
+
+
+def _exported_game(game: Row, user_id: int, known: set[str]) -> dict[str, Any]:
+    seats = loads(game["seats"])
+    mine = [{"seat": n, "name": s.get("name")} for n, s in enumerate(seats, 1) if s.get("id") == user_id]
+    others = {s.get("name") for s in seats if s.get("id") != user_id}
+    logged = sorted((_names_in(loads(game["meta"]) if game["meta"] else {}) & known) - others)
+    return {
+        "id": game["id"],
+        "guild_id": _plain(game["guild_id"]),
+        "game": game["game"],
+        "status": game["status"],
+        "created_at": game["created_at"],
+        "updated_at": game["updated_at"],
+        "host": game["host_id"] == user_id,
+        "seats": mine,
+        "named_in_log": logged,
+    }
+
+
+def export_bytes(data: dict[str, Any]) -> bytes:
+    """The export as the JSON file a member gets (UTF-8, indented to be read)."""
+    return json.dumps(data, ensure_ascii=False, indent=1).encode()

@@ -143,8 +143,8 @@ class OnThread:
 
 async def connect(path: str, synchronous: str = "FULL") -> tuple[aiosqlite.Connection, OnThread]:
     """An aiosqlite connection to ``path`` with the store's settings (WAL, ``synchronous``, a 5 s busy timeout,
-    foreign keys on, rows as ``sqlite3.Row``, no implicit transactions: the group commit and migrations BEGIN
-    themselves), and what runs jobs on its thread."""
+    foreign keys and secure delete on, rows as ``sqlite3.Row``, no implicit transactions: the group commit and
+    migrations BEGIN themselves), and what runs jobs on its thread."""
     on_thread = OnThread()
     conn = await open_connection(path, on_thread.factory, isolation_level=None)
     try:
@@ -153,6 +153,8 @@ async def connect(path: str, synchronous: str = "FULL") -> tuple[aiosqlite.Conne
         await conn.execute_fetchall(f"PRAGMA synchronous={synchronous}")  # WAL + FULL: fsynced at every commit
         await conn.execute_fetchall("PRAGMA busy_timeout=5000")
         await conn.execute_fetchall("PRAGMA foreign_keys=ON")
+        # Deleted rows' bytes are zeroed, not left in free space and free pages: /privacy delete leaves nothing.
+        await conn.execute_fetchall("PRAGMA secure_delete=ON")
         await conn.create_function(FUNCTION, 0, on_thread.invoke)
     except BaseException:
         await conn.close()
@@ -202,6 +204,12 @@ class SQLiteStore(Store):
             return commit_batch(raw, writes, fence)
 
         return await self._on_thread.transaction(self.connection(), job)
+
+    async def checkpoint(self) -> bool:
+        """Copy the write-ahead log into the database file and truncate it to nothing (``/privacy delete``: the old
+        pages the log holds go with it). False when another connection's read kept it from finishing."""
+        row = await self.fetch_one("PRAGMA wal_checkpoint(TRUNCATE)")  # queued like a read: never inside a batch
+        return row is not None and row[0] == 0
 
     # -- reads: queued on the connection's thread, so never inside a batch ------------------------
 
