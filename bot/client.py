@@ -8,6 +8,14 @@ without shards (or shard 0 of 1) a plain ``Bot``. Either way the bot holds a lea
 (``bot.store.leases``) from before it restores a table until it closes, and every write batch checks it. A bot that
 loses a lease (another process took it over after this one stalled past the lease's time) writes nothing more: it
 logs the loss and closes, and ``dicetavern run`` exits with status 4 so a supervisor starts it again.
+
+Restarts (bot.restarts): before it identifies, the bot reads how many session starts Discord has left for the token
+(``GET /gateway/bot``) and refuses to start (``IdentifyBudgetLow``, exit status 5) below
+``DICETAVERN_MIN_IDENTIFIES``; with ``restarts=RestartPolicy()`` (``dicetavern run``) it also waits, exponentially
+longer, after runs that ended with a lost lease or a crash. The ready line says how many starts are left.
+
+Logs (bot.logs): at most one traceback per distinct error per minute; a database outage is one WARNING and one
+INFO (bot.store.outage), and a press refused during it logs no traceback.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import logging
 import os
 import pkgutil
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -27,9 +36,22 @@ import asyncpg  # type: ignore[import-untyped]
 import discord
 from discord.ext import commands
 
+from bot import logs
 from bot.emojis import load_emojis
 from bot.games.dice import DiceSource
 from bot.i18n import normalise, t
+from bot.restarts import (
+    CLEAN,
+    CRASH,
+    LEASE_LOST,
+    REFUSED,
+    IdentifyBudgetLow,
+    RestartLog,
+    RestartPolicy,
+    SessionStarts,
+    check_budget,
+    min_identifies,
+)
 from bot.store import DEFAULT_DATABASE, Store, open_store, repo
 from bot.store.db import POSTGRES_SCHEMES
 from bot.store.leases import Leases
@@ -66,6 +88,10 @@ HEARTBEAT_DIR = "data"  # with a PostgreSQL URL: no database file to sit next to
 # A process on some shards reads members' ``/me language`` again this often: another process may have changed one
 # (the command works in any server, and in DMs, which all reach shard 0's process). One read of the users table.
 USERS_REFRESH = 120.0
+# With no global commands, the "run dicetavern sync" hint first looks for commands synced to servers
+# (``sync --guild``): in at most this many of the bot's servers, one request each, so a bot in thousands of
+# servers does not make thousands of calls at every start.
+GUILD_COMMANDS_CHECKED = 25
 
 # Garbage collection off the hot path (issue 12): what start-up restored is frozen (out of every pass), young
 # objects are collected every 50,000 allocations instead of 700 (a move allocates a few hundred short-lived
@@ -149,6 +175,7 @@ class DiceTavern(commands.Bot):
 
     leases: Leases | None = None  # set in setup_hook (not under ``commands_only``)
     lease_lost = False  # the bot closed itself: it lost a lease (``dicetavern run`` exits with status 4)
+    session_starts: SessionStarts | None = None  # GET /gateway/bot's session_start_limit, read in setup_hook
 
     def __new__(cls, *args: Any, shards: Shards | None = None, **options: Any) -> DiceTavern:
         """A bot on shards of more than one is a ``ShardedDiceTavern`` (an AutoShardedBot): same API."""
@@ -167,13 +194,20 @@ class DiceTavern(commands.Bot):
         commands_only: bool = False,
         heartbeat_interval: float = HEARTBEAT_INTERVAL,
         gc_tuning: bool = True,
+        restarts: RestartPolicy | RestartLog | None = None,
+        min_identifies: int | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         **options: Any,
     ) -> None:
         """``gc_tuning``: freeze start-up's objects and collect rarely (``GC_THRESHOLDS``); False leaves the
         collector as Python sets it (tests that count collections). ``dice``: the table service's dice (None:
         provably fair dice, a new secret seed per table; tests pass a shared SeededDice or a FairDice factory).
         ``database``: a SQLite path or a ``postgresql://`` URL (``database_path``: the same, its older name).
-        ``shards``: the shards this process serves (None: every guild, on one connection)."""
+        ``shards``: the shards this process serves (None: every guild, on one connection).
+        ``restarts``: wait before identifying after runs that ended badly (bot.restarts), its runs kept next to
+        the heartbeat (a ``RestartLog``: where and with which clock, for tests); None: no wait (a bot under test).
+        ``min_identifies``: session starts that must be left to start (None: ``DICETAVERN_MIN_IDENTIFIES``).
+        ``sleep``: how the restart wait waits (tests pass one that returns at once)."""
         # The bot uses no voice: discord.py's "PyNaCl/davey is not installed" start-up warnings are noise.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -200,6 +234,13 @@ class DiceTavern(commands.Bot):
         self.heartbeat = heartbeat_path(self.database, self.shard_range)
         self.heartbeat_interval = heartbeat_interval
         self._heartbeat_task: asyncio.Task[None] | None = None
+        if isinstance(restarts, RestartPolicy):
+            restarts = RestartLog(RestartLog.next_to(self.heartbeat), restarts)
+        self.restart_log = None if commands_only else restarts
+        self.min_identifies = min_identifies
+        self._sleep = sleep
+        self._pausing: asyncio.Future[None] | None = None  # the restart wait, while setup_hook waits for it
+        self._log_filter: logs.OncePerMinute | None = None  # the traceback filter, if this bot installed it
         self.gc_tuning = gc_tuning
         self._gc_saved: tuple[int, int, int] | None = None
         self._gc_task: asyncio.Task[None] | None = None
@@ -213,7 +254,11 @@ class DiceTavern(commands.Bot):
         self.game_cogs = {}
 
     async def setup_hook(self) -> None:
+        self._log_filter = logs.install() or self._log_filter
         if not self.commands_only:
+            if not await self._pace():
+                return  # closed while it waited: nothing to start
+            self.session_starts = await self._read_session_starts()
             try:
                 self.store = await open_store(self.database)
             except DATABASE_ERRORS as error:
@@ -236,6 +281,62 @@ class DiceTavern(commands.Bot):
             self._heartbeat_task = asyncio.create_task(self._beat(), name="heartbeat")
             if not self.shard_range.everything:  # other processes serve the other shards
                 self._users_task = asyncio.create_task(self._refresh_users(), name="users")
+
+    # -- the restart budget ----------------------------------------------------------------------
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """discord.py's start, and how it ended for the restart log (the next start's wait)."""
+        how = CRASH
+        try:
+            await super().start(token, reconnect=reconnect)
+            how = LEASE_LOST if self.lease_lost else CLEAN
+        except IdentifyBudgetLow:
+            how = REFUSED
+            raise
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            how = CLEAN  # stopped from outside
+            raise
+        finally:
+            if self.restart_log is not None:
+                self.restart_log.ended(how)
+
+    async def _pace(self) -> bool:
+        """Wait as the restart log says (the last runs ended badly), then record this start. False: the bot was
+        closed while it waited."""
+        if self.restart_log is None:
+            return True
+        delay, count = self.restart_log.wait()
+        if delay > 0:
+            log.warning(
+                "the last %d runs ended with a lost lease or a crash within %.0f min: waiting %.0f s before"
+                " identifying",
+                count,
+                self.restart_log.policy.window / 60,
+                delay,
+            )
+            self._pausing = asyncio.ensure_future(self._sleep(delay))
+            try:
+                await self._pausing
+            except asyncio.CancelledError:
+                if self._stopping:
+                    return False
+                raise
+            finally:
+                self._pausing = None
+        self.restart_log.started()
+        return True
+
+    async def _read_session_starts(self) -> SessionStarts:
+        """How many session starts are left; ``IdentifyBudgetLow`` when too few."""
+        _, _, limit = await self.http.get_bot_gateway()
+        starts = SessionStarts.from_limit(limit)
+        check_budget(starts, self.min_identifies if self.min_identifies is not None else min_identifies())
+        log.info("session starts left: %d of %d", starts.remaining, starts.total)
+        return starts
+
+    def _identifies(self) -> int:
+        """The IDENTIFYs this process's start cost: one per shard it serves."""
+        return len(self.shard_range.ids) if self.shard_range.sharded else 1
 
     # -- leases -------------------------------------------------------------------------------
 
@@ -296,10 +397,14 @@ class DiceTavern(commands.Bot):
         servers = t("cli.n_servers", count=len(self.guilds))
         database = shown_database(self.database)
         invite = invite_url(self.application_id)
-        log.info(t("cli.ready", name=self.user, servers=servers, database=database, invite=invite))
+        starts = self.session_starts
+        identifies = starts.after(self._identifies()).shown() if starts is not None else "?"
+        log.info(
+            t("cli.ready", name=self.user, servers=servers, database=database, identifies=identifies, invite=invite)
+        )
         await load_emojis(self)  # the uploaded die faces (else Unicode, and a line on how to upload them)
         try:
-            registered = await self.tree.fetch_commands()
+            registered = bool(await self.tree.fetch_commands()) or await self._guild_commands()
         except discord.HTTPException as error:
             log.warning(t("cli.commands_unknown", error=error))
             return
@@ -309,6 +414,16 @@ class DiceTavern(commands.Bot):
             raise
         if not registered:
             log.warning(t("cli.no_commands"))
+
+    async def _guild_commands(self) -> bool:
+        """Whether commands are synced to one of the bot's first ``GUILD_COMMANDS_CHECKED`` servers."""
+        for guild in self.guilds[:GUILD_COMMANDS_CHECKED]:
+            try:
+                if await self.tree.fetch_commands(guild=guild):
+                    return True
+            except discord.Forbidden:
+                continue  # (a server whose commands the application may not read: the others may have some)
+        return False
 
     async def on_message(self, message: discord.Message, /) -> None:
         """Not commands.Bot's (``process_commands`` on every message): the bot has no prefix commands. The Tables
@@ -341,7 +456,12 @@ class DiceTavern(commands.Bot):
     ) -> None:
         if isinstance(error, discord.app_commands.CheckFailure) or interaction.extras.get("error_answered"):
             return  # the check already told the user why, or the cog's error handler answered
-        log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        cause = error.original if isinstance(error, discord.app_commands.CommandInvokeError) else error
+        store: Store | None = getattr(self, "store", None)
+        if store is not None and store.unavailable(cause):
+            store.outage.refuse(cause)  # the outage's WARNING says it once, not a traceback per press
+        else:
+            log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
         text = "⚠️ " + t("error.internal", normalise(interaction.locale))
         try:
             if interaction.response.is_done():
@@ -356,6 +476,8 @@ class DiceTavern(commands.Bot):
         self._stopping = True
         if self._acquiring is not None:
             self._acquiring.cancel()  # setup_hook stops waiting for the leases, and starts nothing
+        if self._pausing is not None:
+            self._pausing.cancel()  # or for the restart wait
         await _cancel(self._gc_task)
         self._gc_task = None
         if self._gc_saved is not None:
@@ -379,6 +501,9 @@ class DiceTavern(commands.Bot):
             self.leases = None
         if hasattr(self, "store"):
             await self.store.close()
+        if self._log_filter is not None:
+            logs.uninstall(self._log_filter)
+            self._log_filter = None
 
 
 async def _cancel(task: asyncio.Task[None] | None) -> None:

@@ -4,7 +4,10 @@
 writer. Every write goes through that one writer task: whatever is pending when it wakes is committed in a single
 transaction, so a thousand tables acting at once cost one commit, not a thousand awaits. A failed batch is retried
 write by write, so one bad statement fails only its own write. A store with a ``fence`` (bot.store.leases) first
-checks, in that transaction, that this process still holds its shards.
+checks, in that transaction, that this process still holds its shards. A batch that fails because the database is
+out (``Store.unavailable``: a stopped server, a full disk, a lock held past the timeout) is not retried write by
+write and logs no traceback: ``Store.outage`` (bot.store.outage) says once that the database is gone, and once
+that it is back.
 
 Durability (``DICETAVERN_DURABILITY``, read when the store is opened): ``full`` (the default) or ``fast``; what
 each means on each backend is in that backend's notes (SQLite: ``synchronous=FULL`` or ``NORMAL`` under WAL;
@@ -20,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.store.outage import Outage, described, sqlite_unavailable
 from bot.store.sql import SQL, Cursor, Statement, Step
 
 log = logging.getLogger(__name__)
@@ -108,6 +112,8 @@ class Store:
         self.batches = 0  # transactions committed (benchmarks report it)
         self.fence: Fence | None = None  # bot.store.leases.Leases: checked in every write batch
         self._lost: LeaseLost | None = None  # set once the fence fails: every later write is refused
+        # the database's state, for the operator's log
+        self.outage = Outage(described(getattr(self, "dialect", "sqlite"), target))
 
     def start(self) -> None:
         """Start the writer task (once the backend is connected and migrated): writes are taken from then on."""
@@ -134,6 +140,11 @@ class Store:
 
     async def _shut(self) -> None:
         raise NotImplementedError
+
+    def unavailable(self, error: BaseException) -> bool:
+        """Whether ``error`` means the database cannot be reached or used now (not that a statement is wrong).
+        SQLite's codes here (the stdlib's sqlite3, no driver); PostgreSQL's store adds asyncpg's."""
+        return sqlite_unavailable(error)
 
     async def fetch_all(self, sql: str | SQL, params: Sequence[Any] = ()) -> list[Any]:
         raise NotImplementedError
@@ -182,11 +193,17 @@ class Store:
         if self._lost is not None:
             return [self._lost] * len(writes)
         try:
-            return list(await self._commit(writes))
+            committed = list(await self._commit(writes))
         except LeaseLost as lost:
             return [self._lose(lost)] * len(writes)
-        except Exception:  # one bad statement must not fail the others' writes
+        except Exception as error:  # one bad statement must not fail the others' writes
+            if self.unavailable(error):  # nothing can commit now: each write fails, the outage is said once
+                self.outage.failed(error)
+                return [error] * len(writes)
             log.exception("group commit failed; retrying one by one")
+        else:
+            self.outage.answered()
+            return committed
         results: list[Any] = []
         for statements in writes:
             if self._lost is not None:
@@ -194,9 +211,12 @@ class Store:
                 continue
             try:
                 results.append((await self._commit([statements]))[0])
+                self.outage.answered()
             except LeaseLost as lost:
                 results.append(self._lose(lost))
             except Exception as single:  # noqa: BLE001
+                if self.unavailable(single):
+                    self.outage.failed(single)
                 results.append(single)
         return results
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.store.db import LeaseLost, Store
-from bot.store.sql import SQL, Cursor, Statement
+from bot.store.sql import SQL, Cursor
 
 log = logging.getLogger(__name__)
 
@@ -222,23 +222,55 @@ class Leases:
                 log.log(level, "%s; the leases are no longer renewed", lost)
                 return
             except Exception as exc:  # noqa: BLE001 - the database may come back before the expiry
-                log.warning("could not renew the leases: %s", exc)
+                if not (self.store.outage.down and self.store.unavailable(exc)):  # (an outage is said once)
+                    log.warning("could not renew the leases: %s", exc)
 
     async def release(self) -> None:
-        """Give the leases back (their tokens stay, so the next holder's are higher); writes end here."""
+        """Give the leases back (their tokens stay, so the next holder's are higher); writes end here. Logs what
+        it did: released them all, or which it no longer held and who has them (a fenced process releases none)."""
         if not self.tokens:
             return
-        statements: list[Statement] = [
-            (
-                "UPDATE leases SET owner = '', expires_at = 0 WHERE shard = ? AND owner = ? AND token = ?",
-                (shard, self.owner, token),
-            )
-            for shard, token in self.tokens.items()
-        ]
+        held = dict(self.tokens)
+        released: list[int] = []
+
+        def step(cursor: Cursor) -> None:
+            released.clear()  # (a batch retried write by write runs this again)
+            for shard, token in held.items():
+                cursor.execute(
+                    "UPDATE leases SET owner = '', expires_at = 0 WHERE shard = ? AND owner = ? AND token = ?",
+                    (shard, self.owner, token),
+                )
+                if cursor.rowcount == 1:
+                    released.append(shard)
+
         try:
-            await self.store.write(statements)
+            await self.store.write([step])  # (the fence checks the tokens still held)
         except LeaseLost:
-            pass  # someone has them already
-        self._released = True
-        self.tokens = {}
-        log.info("released the leases on shards %s", list(self.shards))
+            released.clear()  # the fence refused the batch: nothing of it was written
+        except Exception as error:  # noqa: BLE001 - closing goes on: they expire by themselves
+            log.warning(
+                "could not release the leases on shards %s (%s): they expire within %.0f s",
+                sorted(held),
+                error,
+                self.ttl,
+            )
+            return
+        finally:
+            self._released = True
+            self.tokens = {}
+        kept = sorted(set(held) - set(released))
+        if not kept:
+            log.info("released the leases on shards %s", sorted(released))
+            return
+        start = f"released the leases on shards {sorted(released)}; " if released else "released no lease: "
+        log.info("%sno longer held those on shards %s (%s)", start, kept, await self._holders(kept))
+
+    async def _holders(self, shards: Sequence[int]) -> str:
+        """Who holds ``shards`` now, as words for the log."""
+        marks = ", ".join("?" * len(shards))
+        try:
+            rows = await self.store.fetch_all(f"SELECT shard, owner FROM leases WHERE shard IN ({marks})", shards)
+        except Exception as error:  # noqa: BLE001 - only the log line's detail
+            return f"their holders could not be read: {error}"
+        owners = {row[0]: row[1] for row in rows}
+        return ", ".join(f"shard {s} lost to {owners.get(s) or 'nobody (released)'}" for s in shards)

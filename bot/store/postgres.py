@@ -6,6 +6,9 @@ statement). Reads go to a small pool of their own, so they never wait behind a c
 and cached by asyncpg per connection. A ``Step`` runs in a worker thread with a cursor that forwards each call
 to the batch's connection on the event loop, so the Python in it never blocks the loop.
 
+A stopped or restarting server, a dropped connection, a refused one, "too many connections" and a full disk are
+``unavailable`` (bot.store.outage logs the outage once); the writer reconnects at the next batch.
+
 Migrations: bot/store/migrations/postgresql/NNNN_*.sql, the version in ``schema_version``, each applied under
 ``pg_advisory_xact_lock`` (per schema) so processes starting together apply each once.
 """
@@ -28,6 +31,25 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 READERS = 3  # the read pool's connections
+
+# What asyncpg raises when the server cannot be used now: connection errors (class 08), a server shutting down or
+# starting (57P0x), out of resources (53xxx: a full disk, too many connections); OSError covers a refused connect.
+UNAVAILABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+    asyncpg.exceptions.InsufficientResourcesError,
+)
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether ``error`` means the PostgreSQL server cannot be reached or used now."""
+    if isinstance(error, UNAVAILABLE):
+        return True
+    # asyncpg's "connection is closed" (a statement on a connection the server dropped) is an InterfaceError, as are
+    # its misuse errors, which are bugs: only the closed connection is the server's doing.
+    return isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)
 
 
 def _text(sql: str | SQL) -> str:
@@ -120,11 +142,15 @@ class PostgresStore(Store):
             await conn.execute("SET synchronous_commit = off")
         return conn
 
+    def unavailable(self, error: BaseException) -> bool:
+        return unavailable(error)
+
     async def _writer_conn(self) -> asyncpg.Connection:
         if self._conn is None:
             raise RuntimeError("store is closed")
         if self._conn.is_closed():  # the server restarted or dropped us: the next batch reconnects
-            log.warning("the writer's PostgreSQL connection was closed; reconnecting")
+            if not self.outage.down:  # (during an outage every batch tries: the outage's lines say it)
+                log.warning("the writer's PostgreSQL connection was closed; reconnecting")
             self._conn = await self._connect_writer(self.url, self.durability)
         return self._conn
 

@@ -101,9 +101,10 @@ async def answer_error(
     interaction: discord.Interaction, error: BaseException, game: str | None = None, *, applied: bool = False
 ) -> None:
     """The one answer to a failed command or click: a refusal in the player's words, privately; anything
-    unexpected is logged and answered with the generic error, so nobody is left with "interaction failed".
-    ``applied``: the caller read the store back and the action was committed before the failure (the answer says
-    it went through, not "nothing was changed")."""
+    unexpected is logged and answered with the generic error, so nobody is left with "interaction failed". A
+    database that is out (``store.unavailable``) logs no traceback: the press is counted for the outage's lines
+    (bot.store.outage). ``applied``: the caller read the store back and the action was committed before the
+    failure (the answer says it went through, not "nothing was changed")."""
     if interaction.extras.get(ANSWERED):
         return  # answered once already
     interaction.extras[ANSWERED] = True
@@ -114,9 +115,13 @@ async def answer_error(
         return
     if isinstance(error, app_commands.CheckFailure):
         return  # the check already told the user why
-    data: Mapping[str, object] = interaction.data or {}
-    what = getattr(interaction.command, "qualified_name", None) or data.get("custom_id", "?")
-    log.error("%s failed", what, exc_info=error)
+    store = getattr(interaction.client, "store", None)
+    if not applied and store is not None and store.unavailable(error):
+        store.outage.refuse(error)  # counted; the outage's one WARNING stands for every press's traceback
+    else:
+        data: Mapping[str, object] = interaction.data or {}
+        what = getattr(interaction.command, "qualified_name", None) or data.get("custom_id", "?")
+        log.error("%s failed", what, exc_info=error)
     try:
         key = "error.internal_applied" if applied else "error.internal"
         await send_ephemeral(interaction, "⚠️ " + t(key, locale_of(interaction)))
