@@ -4,8 +4,10 @@
 and is played, the games (one line each) and the other commands (one line), then a select ("Open a game's page…").
 Choosing in the select edits that same message in place into a game's page (its commands with their options, the
 commands every game shares, the table buttons, where the rules are), the other commands' page, or the overview
-again. ``/help game:<x>`` opens a game's page directly. The select is a ``DynamicItem`` whose custom id
-(``help:menu``) holds nothing, so it works after a restart: every page is rebuilt from the tree on each choice.
+again. ``/help game:<x>`` opens a game's page directly. The overview ends with whom to ask about one's data
+(``bot.privacy_contact``: the operator's contact, else the server's, else "whoever runs this bot"). The select is a
+``DynamicItem`` whose custom id (``help:menu``) holds nothing, so it works after a restart: every page is rebuilt
+from the tree on each choice.
 
 Names go through the tree's translator, the one that gives Discord the commands' localisations, so /help reads
 like the command picker in the reader's language; descriptions come from the catalog. Discord's V2 limits (40
@@ -29,6 +31,7 @@ from discord.ext import commands
 from bot.games import specs
 from bot.games.parsing import clip
 from bot.i18n import has, t
+from bot.privacy_contact import contact_line, privacy_contact
 from bot.tables import TableError
 from bot.translator import key_for
 from cogs.utils.components import COLOURS, MAX_CHOICES, MAX_LABEL, V2_TEXT, Blocks
@@ -180,9 +183,29 @@ def game_about(words: Words, group: app_commands.Group, game: str) -> str:
     return t(key, words.locale) if has(key, words.locale) else words.describe(group)
 
 
-async def overview(words: Words, tree: Tree) -> list[str]:
+def shown_length(blocks: Sequence[str]) -> int:
+    """The characters the blocks show, read as one text (a line break between blocks)."""
+    return sum(map(len, blocks)) + len(blocks) - 1
+
+
+async def privacy_lines(words: Words, tree: Tree, server_contact: str | None) -> tuple[str, str]:
+    """The overview's line on one's data, with whom to ask and without ("" when the tree has no /privacy info)."""
+    group = next((n for n in tree.others if isinstance(n, app_commands.Group) and n.name == "privacy"), None)
+    info = next((c for c in group.commands if c.name == "info"), None) if group is not None else None
+    if info is None:
+        return "", ""
+    command = f"`/{await words.path(info)}`"
+    contact = contact_line(words.locale, privacy_contact(), server_contact).replace("\n", " · ")
+    return (
+        f"-# {t('help.privacy', words.locale, command=command, contact=contact)}",
+        f"-# {t('help.privacy_short', words.locale, command=command)}",
+    )
+
+
+async def overview(words: Words, tree: Tree, server_contact: str | None = None) -> list[str]:
     """The overview's text blocks: what the bot is and how a game goes, the games, the other commands in one
-    line. Within OVERVIEW_LIMIT: the other commands' line loses names from its end first (their page has them)."""
+    line, whom to ask about one's data. Within OVERVIEW_LIMIT: the last line loses whom to ask first (/privacy
+    info has it), then the other commands' line loses names from its end (their page has them)."""
     locale = words.locale
     new = next((c for c in tree.games[0][0].commands if c.name == "new"), None) if tree.games else None
     path = await words.path(new) if new is not None else "<game> new"
@@ -197,16 +220,19 @@ async def overview(words: Words, tree: Tree) -> list[str]:
     for node in tree.others:
         name = f"`/{await words.path(node)}`"
         names.append(t("help.for_managers", locale, command=name) if for_managers(node) else name)
-    foot = f"-# {t('help.pick', locale)}"
+    private, private_short = await privacy_lines(words, tree, server_contact)
+    foot = "\n".join(line for line in (private, f"-# {t('help.pick', locale)}") if line)
     if len(head) > HEAD_LIMIT:  # a translation that runs very long: its whole words that fit
         head = "\n".join(whole_lines([head], HEAD_LIMIT))
     blocks = [head, "\n".join(games), t("help.others", locale, commands=" · ".join(names)), foot]
-    while sum(map(len, blocks)) > OVERVIEW_LIMIT and names:
+    if shown_length(blocks) > OVERVIEW_LIMIT and private:
+        blocks[3] = foot = foot.replace(private, private_short, 1)
+    while shown_length(blocks) > OVERVIEW_LIMIT and names:
         names.pop()
         blocks[2] = t("help.others", locale, commands=" · ".join([*names, "…"]))
-    if sum(map(len, blocks)) > OVERVIEW_LIMIT:  # a tree of hundreds of games: whole lines only
-        blocks[1] = fit(games, max(OVERVIEW_LIMIT - len(head) - len(blocks[2]) - len(foot), 40))
-    if sum(map(len, blocks)) > OVERVIEW_LIMIT:  # long translations everywhere: whole lines, then words
+    if shown_length(blocks) > OVERVIEW_LIMIT:  # a tree of hundreds of games: whole lines only
+        blocks[1] = fit(games, max(OVERVIEW_LIMIT - len(head) - len(blocks[2]) - len(foot) - 3, 40))
+    if shown_length(blocks) > OVERVIEW_LIMIT:  # long translations everywhere: whole lines, then words
         blocks = whole_lines(blocks, OVERVIEW_LIMIT)
     return blocks
 
@@ -377,7 +403,8 @@ async def page(interaction: discord.Interaction, value: str) -> discord.ui.Layou
     TableError("unknown_game") for a game the tree does not hold (a forged or an old value)."""
     bot = cast("DiceTavern", interaction.client)  # the client is always our bot
     words = Words(bot.tree.translator, interaction.locale, locale_of(interaction))
-    return await build_page(words, command_tree(bot, interaction.guild), value)
+    contact = await bot.tables.privacy_contact(interaction.guild_id) if value == OVERVIEW else None
+    return await build_page(words, command_tree(bot, interaction.guild), value, contact)
 
 
 def command_tree(bot: DiceTavern, guild: discord.abc.Snowflake | None) -> Tree:
@@ -397,10 +424,11 @@ def command_tree(bot: DiceTavern, guild: discord.abc.Snowflake | None) -> Tree:
     return Tree(games, others, shared_commands([g for g, _ in games]))
 
 
-async def build_page(words: Words, tree: Tree, value: str) -> discord.ui.LayoutView:
-    """The page ``value`` names, for the reader ``words`` speaks to, with the select below it."""
+async def build_page(words: Words, tree: Tree, value: str, server_contact: str | None = None) -> discord.ui.LayoutView:
+    """The page ``value`` names, for the reader ``words`` speaks to, with the select below it (``server_contact``:
+    the server's ``/settings privacy-contact``, for the overview)."""
     if value == OVERVIEW:
-        blocks = await overview(words, tree)
+        blocks = await overview(words, tree, server_contact)
     elif value == OTHERS:
         blocks = await others_page(words, tree)
     elif (group := tree.group_of(value)) is not None:

@@ -1,12 +1,17 @@
-"""/privacy: what is stored and for how long, the leaderboard opt-out, and deleting a member's data.
+"""/privacy: what is stored and for how long (and whom to ask), a copy of it all, the leaderboard opt-out, and
+deleting a member's data.
 
-Works in DMs and servers: a member's data is theirs, not a server's. ``/privacy delete`` answers with a confirm
+Works in DMs and servers: a member's data is theirs, not a server's. ``/privacy export`` sends the member a JSON file
+of everything the database holds about them (``bot.store.privacy.export_member``), at most once per EXPORT_EVERY
+(kept in memory: a restart forgets it, which costs at most one more export). ``/privacy delete`` answers with a confirm
 and a cancel button (``PrivacyButton``, a DynamicItem: its custom_id holds the member and when it expires, so it
 works after a restart, refuses anyone else's click and does nothing once expired). Every answer is ephemeral.
 """
 
 from __future__ import annotations
 
+import gzip
+import io
 import re
 from typing import TYPE_CHECKING, Any, cast
 
@@ -16,6 +21,7 @@ from discord.ext import commands
 
 from bot.games.parsing import parse_int
 from bot.i18n import t
+from bot.privacy_contact import contact_line, privacy_contact
 from bot.store import privacy
 from cogs.utils.components import button_label
 from cogs.utils.replies import AnswersErrors, locale_of, send_ephemeral, within_deadline
@@ -24,6 +30,8 @@ if TYPE_CHECKING:
     from bot.client import DiceTavern
 
 CONFIRM_FOR = 300.0  # seconds a confirmation stays valid
+EXPORT_EVERY = 600.0  # seconds between a member's exports: each reads all their rows
+FILE_LIMIT = 8 * 1024 * 1024  # bytes Discord takes in any attachment of a bot's; a bigger export goes gzipped
 PRIVACY_ID = r"pv:(?P<way>yes|no):(?P<user>[0-9]{1,20}):(?P<until>[0-9]{1,12})"
 
 
@@ -34,9 +42,41 @@ def deleted_name(locale: str, seat: int | None = None) -> str:
     return t("privacy.deleted_player_seat", locale, seat=seat)
 
 
-def info_text(locale: str, days: float) -> str:
+def info_text(locale: str, days: float, server_contact: str | None = None) -> str:
     moves = t("privacy.moves_days", locale, count=int(days)) if days > 0 else t("privacy.moves_forever", locale)
-    return t("privacy.info", locale, moves=moves)
+    return t("privacy.info", locale, moves=moves, contact=contact_line(locale, privacy_contact(), server_contact))
+
+
+def names_of(user: discord.abc.User) -> list[str]:
+    """The names a member has now (user name, global name, server nickname): a log may name them by any."""
+    return [name for name in dict.fromkeys([user.name, user.global_name or "", user.display_name]) if name]
+
+
+def export_file(user_id: int, data: bytes) -> discord.File:
+    if len(data) > FILE_LIMIT:  # thousands of games: JSON shrinks tenfold
+        return discord.File(io.BytesIO(gzip.compress(data)), filename=f"dicetavern-{user_id}.json.gz")
+    return discord.File(io.BytesIO(data), filename=f"dicetavern-{user_id}.json")
+
+
+class Cooldown:
+    """When each member may do something again (in memory; the expired are dropped as others are added)."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self._until: dict[int, float] = {}
+
+    def wait(self, user_id: int, now: float) -> float | None:
+        """When ``user_id`` may go again (None: now)."""
+        until = self._until.get(user_id, 0.0)
+        return until if now < until else None
+
+    def take(self, user_id: int, now: float) -> None:
+        if len(self._until) > 1000:
+            self._until = {user: until for user, until in self._until.items() if until > now}
+        self._until[user_id] = now + self.every
+
+    def give_back(self, user_id: int) -> None:
+        self._until.pop(user_id, None)
 
 
 def _bot(interaction: discord.Interaction) -> DiceTavern:
@@ -83,7 +123,8 @@ class PrivacyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PRI
             await _close(interaction, t("privacy.cancelled", locale))
             return
         try:
-            done = await within_deadline(interaction, privacy.delete_member(bot.store, self.user_id, deleted_name))
+            deleting = privacy.delete_member(bot.store, self.user_id, deleted_name, names_of(interaction.user))
+            done = await within_deadline(interaction, deleting)
         except privacy.StillSeated as seated:
             await send_ephemeral(interaction, seated_text(locale, seated.game_ids))
             return
@@ -112,6 +153,7 @@ def forget(bot: DiceTavern, user_id: int) -> None:
 class Privacy(AnswersErrors, commands.GroupCog, group_name="privacy", group_description=t("privacy.cmd")):
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
+        self.exports = Cooldown(EXPORT_EVERY)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -123,10 +165,27 @@ class Privacy(AnswersErrors, commands.GroupCog, group_name="privacy", group_desc
     @app_commands.command(name="info", description=t("privacy.cmd_info"))
     async def info(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        embed = discord.Embed(
-            title=t("privacy.title", locale), description=info_text(locale, self.bot.tables.retention.days)
-        )
-        await send_ephemeral(interaction, embed=embed)
+        server = await self.bot.tables.privacy_contact(interaction.guild_id)
+        text = info_text(locale, self.bot.tables.retention.days, server)
+        await send_ephemeral(interaction, embed=discord.Embed(title=t("privacy.title", locale), description=text))
+
+    @app_commands.command(name="export", description=t("privacy.cmd_export"))
+    async def export(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        user, now = interaction.user, self.bot.tables.clock()
+        if (until := self.exports.wait(user.id, now)) is not None:
+            await send_ephemeral(interaction, "⚠️ " + t("privacy.export_wait", locale, when=f"<t:{int(until) + 1}:R>"))
+            return
+        self.exports.take(user.id, now)  # before the work: two presses at once make one file
+        try:
+            data = await within_deadline(
+                interaction, privacy.export_member(self.bot.store, user.id, names_of(user), now)
+            )
+        except BaseException:
+            self.exports.give_back(user.id)  # nothing was sent: it does not count
+            raise
+        text = t("privacy.exported", locale, games=len(data["games"]), results=len(data["results"]))
+        await send_ephemeral(interaction, text, file=export_file(user.id, privacy.export_bytes(data)))
 
     @app_commands.command(name="delete", description=t("privacy.cmd_delete"))
     async def delete(self, interaction: discord.Interaction) -> None:

@@ -1,5 +1,6 @@
 """/settings: per-server language, turn timeout, reminders, when the table message is posted anew below the chat
-(``repost``), default options per game, rating seasons and the cross-server board (Manage Server only)."""
+(``repost``), default options per game, rating seasons, the cross-server board and whom members ask about their
+data (``privacy-contact``) (Manage Server only)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from discord.ext import commands
 from bot.games import InvalidOptions
 from bot.i18n import t
 from bot.languages import discord_choices, display, for_table
+from bot.privacy_contact import shown
 from bot.store import ratings
 from bot.tables import TableError
 from cogs.utils.games import game_choices
@@ -93,6 +95,16 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
         detail = f"repost={messages if messages else t('ui.repost_never', locale)}"
         await send_ephemeral(interaction, t("ui.settings_saved", locale, detail=detail))
 
+    @app_commands.command(name="privacy-contact", description=t("cmd.settings_privacy_contact"))
+    @app_commands.describe(text=t("cmd.settings_privacy_contact_text"))
+    async def privacy_contact(self, interaction: discord.Interaction, text: str | None = None) -> None:
+        saved = await self.bot.tables.set_privacy_contact(guild_of(interaction), text)  # refuses past MAX_CONTACT
+        locale = locale_of(interaction)
+        if saved is None:
+            await send_ephemeral(interaction, t("privacy.contact_cleared", locale))
+        else:
+            await send_ephemeral(interaction, t("privacy.contact_saved", locale, contact=shown(saved)))
+
     @app_commands.command(name="language", description=t("cmd.settings_language"))
     @app_commands.describe(language=t("cmd.settings_language_language"))
     @app_commands.choices(language=discord_choices())
@@ -147,6 +159,9 @@ class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_de
         on = await self.bot.tables.global_on(guild_of(interaction))
         shared = t("rating.global_shown_on" if on else "rating.global_shown_off", locale)
         text += "\n" + t("rating.settings_show", locale, season=named, shared=shared)
+        contact = await self.bot.tables.privacy_contact(guild_of(interaction))
+        shown_contact = shown(contact) if contact is not None else t("ui.settings_none", locale)
+        text += "\n" + t("privacy.settings_contact", locale, contact=shown_contact)
         await send_ephemeral(interaction, text)
 
 

@@ -290,11 +290,14 @@ def _row(row: Row, drop: str = "user_id") -> dict[str, Any]:
     return {key: _plain(row[key]) for key in row.keys() if key != drop}  # noqa: SIM118 - asyncpg's Record too
 
 
-async def export_member(store: Store, user_id: int, names: Iterable[str] = ()) -> dict[str, Any]:
+async def export_member(
+    store: Store, user_id: int, names: Iterable[str] = (), at: float | None = None
+) -> dict[str, Any]:
     """Everything the database holds about ``user_id``: each row of ``MEMBER_TABLES`` that is theirs, their results'
     summary per server and game (what /stats shows), the seasons their ratings are in, and the games that name them
     (id, game, server, when, their seats' names, host or not; a game they only appear in by name in its log: a lobby
-    they left). ``names``: their names now, as for ``delete_member``. Plain data, for ``export_bytes``."""
+    they left). ``names``: their names now, as for ``delete_member``; ``at``: when (Unix seconds), said in it. Plain
+    data, for ``export_bytes``."""
     tables = {
         table: [_row(r) for r in await store.fetch_all(f"SELECT * FROM {table} WHERE user_id = ?{order}", (user_id,))]
         for table, order in MEMBER_TABLES.items()
@@ -317,6 +320,7 @@ async def export_member(store: Store, user_id: int, names: Iterable[str] = ()) -
     return {
         "format": EXPORT_FORMAT,
         "user_id": str(user_id),
+        **({"exported_at": at} if at is not None else {}),
         "settings": users[0] if users else None,
         **tables,
         "stats": stats,

@@ -3,7 +3,8 @@
 Stored as guild_settings rows, one per setting that differs from its default (key -> JSON value): ``timeout``
 (seconds a turn lasts), ``reminders`` (false: none), ``global`` (true: on the cross-server board), ``language``
 (the server's language), ``repost`` (messages posted below the table message before its next redraw posts it anew
-at the bottom; 0: never) and ``options.<game>`` (the game's default options, as the engine's ``changed()``).
+at the bottom; 0: never), ``privacy_contact`` (whom its members ask about their data, shown by /privacy info and
+/help when the operator set none) and ``options.<game>`` (the game's default options, as the engine's ``changed()``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.games import Engine, InvalidOptions, get_engine
+from bot.privacy_contact import MAX_CONTACT
 from bot.store import Store, repo
 from bot.store.sql import Statement
 from bot.tables.model import Table, TableError, check_language
@@ -36,6 +38,7 @@ class GuildSettings:
     language: str | None = None  # None: tables follow the server's Discord language (or English)
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # game -> its default options
     repost_after: int = 8  # messages below the table message before it is posted anew at the bottom; 0: never
+    privacy_contact: str | None = None  # whom members ask about their data (``/settings privacy-contact``)
 
     @classmethod
     def from_rows(cls, rows: Mapping[str, Any]) -> GuildSettings:
@@ -48,6 +51,7 @@ class GuildSettings:
             global_board=rows.get("global", default.global_board),
             language=rows.get("language", default.language),
             repost_after=rows.get("repost", default.repost_after),
+            privacy_contact=rows.get("privacy_contact", default.privacy_contact),
             options=options,
         )
 
@@ -61,6 +65,7 @@ class GuildSettings:
             ("global", self.global_board, default.global_board),
             ("language", self.language, default.language),
             ("repost", self.repost_after, default.repost_after),
+            ("privacy_contact", self.privacy_contact, default.privacy_contact),
         ):
             if value != unset:
                 stored[key] = value
@@ -111,6 +116,15 @@ class Settings:
         if messages != 0 and not REPOST_RANGE[0] <= messages <= REPOST_RANGE[1]:
             raise TableError("bad_repost", lo=REPOST_RANGE[0], hi=REPOST_RANGE[1])
         await self.change(guild_id, repost_after=messages)
+
+    async def set_privacy_contact(self, guild_id: int, text: str | None) -> str | None:
+        """Whom the server's members ask about their data (blank or None: none); refused past MAX_CONTACT
+        characters. Returns what is stored (the text with its runs of blanks made one space)."""
+        contact = " ".join((text or "").split()) or None
+        if contact is not None and len(contact) > MAX_CONTACT:
+            raise TableError("privacy_contact_too_long", max=MAX_CONTACT, count=len(contact))
+        await self.change(guild_id, privacy_contact=contact)
+        return contact
 
     async def set_default_options(self, guild_id: int, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """Validate ``options`` (over the defaults already set) with the engine and store them as the server's
@@ -212,6 +226,13 @@ class SettingsCommands:
 
     async def set_default_options(self, guild_id: int, game: str, options: dict[str, Any] | None) -> dict[str, Any]:
         return await self.server_settings.set_default_options(guild_id, game, options)
+
+    async def privacy_contact(self, guild_id: int | None) -> str | None:
+        """The server's ``/settings privacy-contact`` (None: none set, or not in a server)."""
+        return None if guild_id is None else (await self.guild_settings(guild_id)).privacy_contact
+
+    async def set_privacy_contact(self, guild_id: int, text: str | None) -> str | None:
+        return await self.server_settings.set_privacy_contact(guild_id, text)
 
     def server_language(self, guild_id: int | None) -> str | None:
         """The server's ``/settings language``, None if it never set one (no read: loaded at start)."""
