@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import io
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -123,7 +124,9 @@ class PrivacyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PRI
             await _close(interaction, t("privacy.cancelled", locale))
             return
         try:
-            deleting = privacy.delete_member(bot.store, self.user_id, deleted_name, names_of(interaction.user))
+            names = names_of(interaction.user)
+            in_memory = partial(scrub_open_tables, bot, self.user_id)
+            deleting = privacy.delete_member(bot.store, self.user_id, deleted_name, names, in_memory)
             done = await within_deadline(interaction, deleting)
         except privacy.StillSeated as seated:
             await send_ephemeral(interaction, seated_text(locale, seated.game_ids))
@@ -139,6 +142,18 @@ async def _close(interaction: discord.Interaction, text: str) -> None:
         await interaction.edit_original_response(content=text, view=None)
     else:
         await interaction.response.edit_message(content=text, view=None)
+
+
+def scrub_open_tables(bot: DiceTavern, user_id: int, names: set[str]) -> None:
+    """The open tables' logs in memory with the member anonymised (a lobby they left, a rematch inviting them),
+    as the deletion does in their rows: the next snapshot writes the same."""
+    for table in bot.tables.by_channel.peek_all():
+        log = table.log
+        seated = {seat.name for seat in table.seats}
+        scrubbed = privacy.scrub_log(log, user_id, names - seated, deleted_name(table.locale))
+        if scrubbed != list(log):
+            log.clear()
+            log.extend(scrubbed)
 
 
 def forget(bot: DiceTavern, user_id: int) -> None:

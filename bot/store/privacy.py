@@ -78,6 +78,10 @@ _THEIR_GAMES = _their_games(_GAME_ROW)
 # A closed game whose meta holds a text (one parameter): a name, as its JSON encoding writes it.
 _META_HOLDS = SQL(sqlite="instr(g.meta, ?) > 0", postgresql="strpos(g.meta, ?) > 0")
 _NAMED_GAMES = "SELECT {columns} FROM games g WHERE g.status NOT IN {open} AND ({0})"
+_OPEN_NAMING = "SELECT g.id, g.seats, g.meta FROM games g WHERE g.status IN {open} AND ({0})"
+# The id an open table's log gives a deleted member (a rematch's invitation): no member's, and above every
+# anonymous id a deletion allocates (those are below it), so never one of them.
+OPEN_ANONYMOUS = ANONYMOUS_BELOW
 
 
 class StillSeated(Exception):
@@ -119,20 +123,29 @@ async def open_tables(store: Store, user_id: int) -> list[int]:
 
 
 async def delete_member(
-    store: Store, user_id: int, deleted_name: Callable[[str, int | None], str], names: Iterable[str] = ()
+    store: Store,
+    user_id: int,
+    deleted_name: Callable[[str, int | None], str],
+    names: Iterable[str] = (),
+    before_write: Callable[[set[str]], None] | None = None,
 ) -> Deleted:
     """Delete ``user_id``'s data in one transaction (see the module's notes). ``deleted_name(locale, seat)`` is
     the word that replaces their name in a game whose table spoke ``locale`` (``seat``, from 1, when the plain
     word is taken at that table). ``names``: their names now (Discord's user name, display name, server nickname),
-    besides the ones their seats hold. Raises StillSeated while they sit at an open table."""
+    besides the ones their seats hold. ``before_write(every name of theirs)`` runs just before the write is queued,
+    with nothing awaited between: the open tables' logs in memory are anonymised there (``scrub_log``), so a
+    snapshot of one queued after the deletion cannot write the name back. Raises StillSeated while they sit at an
+    open table."""
     if user_id <= 0:
         raise ValueError("only a Discord member's data can be deleted")
     for attempt in range(ATTEMPTS):
         seated = await open_tables(store, user_id)
         if seated:
             raise StillSeated(seated)
-        statements, done = await _plan(store, user_id, deleted_name, names)
+        statements, done, known = await _plan(store, user_id, deleted_name, names)
         try:
+            if before_write is not None:
+                before_write(known)
             await store.write(statements)
             if isinstance(store, SQLiteStore) and not await store.checkpoint():  # the log's old pages go with it
                 log.warning("the write-ahead log could not be emptied after a deletion: another process reads it")
@@ -181,7 +194,7 @@ def _names_in(value: Any) -> set[str]:
 
 async def _plan(
     store: Store, user_id: int, deleted_name: Callable[[str, int | None], str], names: Iterable[str] = ()
-) -> tuple[list[Statement], Deleted]:
+) -> tuple[list[Statement], Deleted, set[str]]:
     games = list(await store.fetch_all(_THEIR_GAMES, (user_id, user_id, user_id, str(user_id))))
     known = {name for name in names if name} | {
         seat["name"] for game in games for seat in loads(game["seats"]) if seat.get("id") == user_id
@@ -208,7 +221,45 @@ async def _plan(
         statements.append(("UPDATE results SET user_id = ? WHERE user_id = ?", (anonymous, user_id)))
         for game in games:
             statements.append(_anonymise_game(game, user_id, anonymous, deleted_name, known))
-    return statements, Deleted(anonymous, len(games), results, ratings)
+    still_open = await _open_tables_naming(store, user_id, known, deleted_name)
+    statements += still_open
+    return statements, Deleted(anonymous, len(games) + len(still_open), results, ratings), known
+
+
+async def _open_tables_naming(
+    store: Store, user_id: int, known: set[str], deleted_name: Callable[[str, int | None], str]
+) -> list[Statement]:
+    """The open tables (they sit at none) whose log names them: a lobby they left, a rematch inviting them. Their
+    meta is also in memory and rewritten by the next snapshot, so it is not read and written back here (that could
+    undo a snapshot committed in between): SQL's replace() swaps the events' exact JSON text in the transaction."""
+    texts = [text for name in sorted(known) for text in _encoded(name)] + [f"<@{user_id}>"]
+    found = SQL(
+        sqlite=_OPEN_NAMING.format(" OR ".join([_META_HOLDS.sqlite] * len(texts)), open=OPEN),
+        postgresql=_OPEN_NAMING.format(" OR ".join([_META_HOLDS.postgresql] * len(texts)), open=OPEN),
+    )
+    statements: list[Statement] = []
+    for game in await store.fetch_all(found, texts):
+        meta = loads(game["meta"]) if game["meta"] else {}
+        word = dumps(deleted_name(meta.get("locale", "en") if isinstance(meta, dict) else "en", None))
+        seated = {seat.get("name") for seat in loads(game["seats"])}
+        pairs = [(f'{{"name":"{text}"}}', f'{{"name":{word}}}') for n in sorted(known - seated) for text in _encoded(n)]
+        pairs.append((f'{{"id":{user_id},"name":"<@{user_id}>"}}', f'{{"id":{OPEN_ANONYMOUS},"name":{word}}}'))
+        pairs = [(old, new) for old, new in pairs if old in game["meta"]]
+        if not pairs:
+            continue
+        sql, params = "meta", []
+        for old, new in pairs:
+            sql = f"replace({sql}, ?, ?)"
+            params += [old, new]
+        statements.append((f"UPDATE games SET meta = {sql} WHERE id = ?", (*params, game["id"])))
+    return statements
+
+
+def scrub_log(entries: Iterable[Any], user_id: int, names: set[str], word: str) -> list[tuple[str, Any]]:
+    """An open table's log (``(kind, data)`` entries) with the member anonymised as ``_open_tables_naming`` does in
+    its row: an event's ``name`` that is one of ``names`` becomes ``word``; their id ``OPEN_ANONYMOUS``."""
+    replaced = dict.fromkeys(names, word)
+    return [(kind, _replace(data, user_id, OPEN_ANONYMOUS, replaced, word)) for kind, data in entries]
 
 
 def _anonymise_game(
