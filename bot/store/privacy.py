@@ -11,9 +11,10 @@ Deleting removes what is only theirs (ratings, rating history, the ``users`` row
 anonymises what they share with other players: in every game they sat at, their Discord id becomes an anonymous
 id and their name a catalog word, in ``results``, the games' seats, host, state and meta (log, double-click guard);
 in a closed game whose log names them by one of their names only (a lobby they left), that name becomes the word
-too, unless someone still seated there has the same name. On SQLite the log is then checkpointed and truncated,
-and ``secure_delete`` (bot.store.sqlite) has zeroed the old rows' bytes: nothing is left in the file's free space,
-its free pages or its write-ahead log.
+too, unless someone still seated there has the same name; an open table's log (a lobby they left, a rematch
+inviting them) is changed in its row by SQL ``replace`` and in memory by the caller (``before_write``). On SQLite
+the write-ahead log is then checkpointed and truncated, and ``secure_delete`` (bot.store.sqlite) has zeroed the old
+rows' bytes: nothing is left in the file's free space, its free pages or its log.
 The others' results, places and ratings stay as they are, and the game still replays and verifies: ``actions`` and
 ``games.record`` name seats by number, never by id, and the client seed holds the seats' entropy, not their ids.
 
