@@ -107,6 +107,23 @@ class BridgeCursor:
         return rows
 
 
+class PoolFloor(logging.Filter):
+    """On the ``asyncpg.pool`` logger: the read pool, whose connection the server dropped, reconnects in the
+    background and logs a WARNING with a traceback at every failure (1, 2, 4 ... 60 s apart). A failure that is
+    the server's is the store's outage (said once), not a line of its own."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        super().__init__()
+        self.store = store
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is None or not self.store.unavailable(error):
+            return True
+        self.store.outage.failed(error)
+        return False
+
+
 class PostgresStore(Store):
     """One PostgreSQL database (or schema: ``?search_path=`` in the URL)."""
 
@@ -118,6 +135,8 @@ class PostgresStore(Store):
         self._conn: asyncpg.Connection | None = writer
         self._readers: asyncpg.Pool | None = readers
         self._steps = ThreadPoolExecutor(1, thread_name_prefix="store-steps")
+        self._pool_floor = PoolFloor(self)
+        logging.getLogger("asyncpg.pool").addFilter(self._pool_floor)
 
     @classmethod
     async def connect(cls, url: str, durability: str) -> PostgresStore:
@@ -149,12 +168,15 @@ class PostgresStore(Store):
         if self._conn is None:
             raise RuntimeError("store is closed")
         if self._conn.is_closed():  # the server restarted or dropped us: the next batch reconnects
-            if not self.outage.down:  # (during an outage every batch tries: the outage's lines say it)
-                log.warning("the writer's PostgreSQL connection was closed; reconnecting")
+            # A reconnect that fails is an outage (its WARNING says so once); one that works is worth a line only
+            # outside an outage (the outage's INFO says the database is back).
             self._conn = await self._connect_writer(self.url, self.durability)
+            if not self.outage.down:
+                log.info("the writer's PostgreSQL connection had been closed (a server restart?); reconnected")
         return self._conn
 
     async def _shut(self) -> None:
+        logging.getLogger("asyncpg.pool").removeFilter(self._pool_floor)
         conn, self._conn = self._conn, None
         readers, self._readers = self._readers, None
         try:

@@ -136,3 +136,40 @@ def test_the_ttl_comes_from_the_environment(monkeypatch):
         monkeypatch.setenv("DICETAVERN_LEASE_TTL", bad)
         with pytest.raises(ValueError, match="DICETAVERN_LEASE_TTL"):
             lease_ttl()
+
+
+async def test_a_fenced_process_says_it_released_nothing_and_to_whom_its_leases_went(stores, caplog):
+    first_store, second_store = stores
+    first = Leases(first_store, [0, 1], 2, owner="first", ttl=0.3, host=ELSEWHERE)
+    await first.acquire()
+    first_store.fence = first
+    second = Leases(second_store, [1], 2, owner="second", ttl=300)
+    await asyncio.wait_for(second.acquire(), timeout=30)  # shard 1 expired: taken over
+    with pytest.raises(LeaseLost):
+        await first_store.write([("INSERT INTO users (user_id) VALUES (1)", ())])  # fenced from now on
+    caplog.set_level(logging.INFO, logger="bot.store.leases")
+    caplog.clear()
+    await first.release()
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.store.leases"]
+    assert lines == [
+        "released no lease: no longer held those on shards [0, 1] (shard 0 left to expire (this process is fenced), "
+        "shard 1 lost to second)"
+    ]
+    assert not any("released the leases" in line for line in lines)
+    assert (await tokens(second_store))[1] == ("second", 2)  # the successor's lease is untouched
+
+
+async def test_an_unfenced_release_of_a_lease_taken_over_frees_only_what_it_still_held(stores, caplog):
+    first_store, second_store = stores
+    first = Leases(first_store, [0, 1], 2, owner="first", ttl=0.3, host=ELSEWHERE)
+    await first.acquire()
+    await first.renew()
+    second = Leases(second_store, [1], 2, owner="second", ttl=300)
+    await asyncio.wait_for(second.acquire(), timeout=30)
+    await first_store.write([("UPDATE leases SET expires_at = ? WHERE shard = 0", (10**12,))])  # shard 0 stays ours
+    caplog.set_level(logging.INFO, logger="bot.store.leases")
+    caplog.clear()
+    await first.release()
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "bot.store.leases"]
+    assert line == "released the leases on shards [0]; no longer held those on shards [1] (shard 1 lost to second)"
+    assert await tokens(second_store) == {0: ("", 1), 1: ("second", 2)}
