@@ -75,7 +75,7 @@ async def test_a_start_after_a_lost_lease_waits_and_a_clean_stop_ends_the_streak
 
     async with FakeDiscord() as fake:
         fake.add_guild("Tavern")
-        for lost in range(3):
+        for _lost in range(3):
             first = bot()
             task = await start_bot(fake, first)
             thief = await open_store(str(db))
