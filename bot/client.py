@@ -40,6 +40,7 @@ from bot import logs
 from bot.emojis import load_emojis
 from bot.games.dice import DiceSource
 from bot.i18n import normalise, t
+from bot.privacy_contact import ready_note
 from bot.restarts import (
     CLEAN,
     CRASH,
@@ -399,6 +400,7 @@ class DiceTavern(commands.Bot):
         invite = invite_url(self.application_id)
         starts = self.session_starts
         identifies = starts.after(self._identifies()).shown() if starts is not None else "?"
+        identifies += ready_note()  # ", privacy contact …" (DICETAVERN_PRIVACY_CONTACT / _URL): the invite stays last
         log.info(
             t("cli.ready", name=self.user, servers=servers, database=database, identifies=identifies, invite=invite)
         )
