@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -28,8 +29,10 @@ from bot.games import IllegalMove
 from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.render import error_text, event_text, seat_names, table_text
+from bot.store import repo
 from bot.tables import Table, TableError
 from cogs.utils import options_form
+from cogs.utils import retry as retry_policy
 from cogs.utils.components import (
     COLOURS,
     DM_RETRY,
@@ -55,6 +58,8 @@ from cogs.utils.replies import (
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
+
+log = logging.getLogger(__name__)
 
 LOBBY_VERBS = ("join", "leave", "start")
 TURN_PASSED = frozenset({"not_your_turn", "game_over"})  # refusals of a raced pick that only mean "too late"
@@ -178,7 +183,7 @@ class Click:
         data: Mapping[str, object] = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         values = data.get("values")  # a select's chosen values (strings); absent for a button
-        game = None
+        game = table = None
         try:
             if (retry := re.fullmatch(DM_RETRY, custom_id)) is not None:
                 await self.answer(self.dm_retry(int(retry["table"])))
@@ -204,7 +209,22 @@ class Click:
                 on_board = interaction.message is not None and interaction.message.id == table.message_id
                 await self.answer(self.move(table, action, version, on_board), hold=table if on_board else None)
         except Exception as error:
-            await answer_error(interaction, error, game)
+            await self.failed(error, game, table)
+
+    async def failed(self, error: Exception, game: str | None, table: Table | None) -> None:
+        """The one error path, truthfully: an unexpected failure after the move may have been committed (its answer
+        failed, a dropped connection) is read back from the store, and the answer says whether the move went through.
+        A connection that drops again while answering is logged as one line, never an unhandled traceback."""
+        applied = False
+        if table is not None and not isinstance(error, (TableError, IllegalMove)):
+            with contextlib.suppress(Exception):  # the store is out too: the answer says nothing changed, as before
+                applied = await repo.action_of_interaction(self.bot.store, table.id, str(self.interaction.id))
+        try:
+            await answer_error(self.interaction, error, game, applied=applied)
+        except Exception as again:
+            if not retry_policy.transient(again):
+                raise
+            log.warning("could not answer a failed press (%s)", retry_policy.describe(again))
 
     # -- how: the one function that answers ------------------------------------------------------
 

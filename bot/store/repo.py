@@ -516,3 +516,10 @@ def compact_game(game_id: int) -> list[Statement]:
         (_COMPACT, (game_id,)),
         ("DELETE FROM actions WHERE game_id = ?", (game_id,)),
     ]
+
+
+async def action_of_interaction(store: Store, game_id: int, interaction_id: str) -> bool:
+    """Whether the game's action log holds an action of this interaction (a press whose answer failed, read back:
+    was its move committed?)."""
+    sql = "SELECT 1 FROM actions WHERE game_id = ? AND interaction_id = ? LIMIT 1"
+    return await store.fetch_one(sql, (game_id, interaction_id)) is not None

@@ -20,18 +20,19 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.games import Event, Outcome
+from bot.games import Event
 from bot.i18n import t
 from bot.languages import for_person
-from bot.render import private_text, seat_names
+from bot.render import private_text
 from bot.store import repo
 from bot.store.db import Statement
+from cogs.utils import retry
 from cogs.utils.components import COLOURS, table_message, text_message
+from cogs.utils.presented import Hold, Reminder, final_text, table_link
 from cogs.utils.rematch import rematch_view
 
 if TYPE_CHECKING:
@@ -42,56 +43,12 @@ log = logging.getLogger(__name__)
 
 DEFER_SOON = 1.5  # how long an interaction waits for its user's DM before answering anyway
 EDIT_SPACING = 1.1  # seconds between REST edits of one table message (~5 per 5 s per channel)
+DM_TRIES = 8  # a secret DM that keeps failing transiently: ~2 min of backoff, then it waits for 🎲 My dice
 DM_RETRY_AFTER = 3600.0  # a "DMs closed" mark expires: the player may have opened their DMs since
 # A table message the presenter posts (anew at the bottom, or again after a deletion) pings nobody: a rematch lobby's
 # log mentions the players it invites, who were pinged once, by the lobby's first message (cogs/utils/rematch.py).
 TABLE_PINGS = discord.AllowedMentions.none()
 BRING_DOWN_WAIT = 10.0  # how long /<game> table waits for the repost before it answers with the link it has
-
-
-def table_link(table: Table) -> str:
-    """A link to the table message (or to its channel before the message exists), as Message.jump_url builds it."""
-    link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
-    return f"{link}/{table.message_id}" if table.message_id else link
-
-
-def final_text(table: Table, outcome: Outcome, locale: str) -> str:
-    """``🏁 Mia is over: 🏆 @bob won · @alice lost …`` best first; people as mentions, computer players by name."""
-    names = seat_names(table)
-    results = []
-    for group in outcome.ranking:
-        for seat in group:
-            who = names[seat] if table.seats[seat].is_bot else f"<@{table.seats[seat].id}>"
-            results.append(t(f"table.final_{outcome.result(seat)}", locale, who=who))
-    game = t(f"game.{table.game}", locale)
-    text = t("table.final", locale, game=game, id=table.id, results=" · ".join(results), link=table_link(table))
-    fair = table.fair
-    if fair is not None and table.status == "finished":  # the seed, revealed in the channel with the result
-        text += "\n" + t("fair.final", locale, seed=fair.reveal(), id=table.id)
-    return text
-
-
-@dataclass
-class Hold:
-    """A table held by an interaction that shows it itself; ``shown`` is the look of what it showed, if it did
-    (``bot.surface.Shown``)."""
-
-    table: Table
-    shown: tuple[object, ...] | None = None
-    message_id: int | None = None  # the table message when the hold began: a repost meanwhile makes ``shown`` moot
-
-
-@dataclass
-class Reminder:
-    """A table's turn reminder in its channel: who, for which table version (turn), until when."""
-
-    channel_id: int
-    version: int
-    user_ids: tuple[int, ...] = ()
-    due: float = 0.0
-    locale: str = "en"
-    game: str = ""
-    message_id: int | None = None  # None until posted
 
 
 class DiscordPresenter:
@@ -119,6 +76,9 @@ class DiscordPresenter:
         # after a restart); table id -> a /<game> table's wait for the repost (True: posted anew)
         self._below: dict[int, int] = {}
         self._bring_down: dict[int, asyncio.Future[bool]] = {}
+        self.retry_first, self.retry_cap = retry.FIRST, retry.CAP  # a publish that failed transiently: backoff
+        self._failures: dict[object, int] = defaultdict(int)  # (what, table or user id) -> failed tries in a row
+        self._dm_order: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # user id: their DMs in order
 
     async def load(self) -> None:
         self.dms_closed = await repo.dms_closed_users(self.bot.store)
@@ -206,10 +166,8 @@ class DiscordPresenter:
                     if await self._repost_due(table):
                         await self._repost(table)  # paced inside: a post, the spacing, a delete, the spacing
                     elif not (self._shown.get(table_id) == self.look(table) and table.message_id):
-                        try:
-                            await self._show(table)
-                        except discord.HTTPException:
-                            log.exception("could not update the table message of table %s", table_id)
+                        if not await self._try(("table", table_id), f"table {table_id}'s message", self._show, table):
+                            self._dirty.setdefault(table_id, table)  # again, unless a newer state came meanwhile
                         await asyncio.sleep(EDIT_SPACING)
                 if await self._reminder_step(table_id):
                     worked = True
@@ -233,16 +191,38 @@ class DiscordPresenter:
         if outcome is None or not humans:
             return False
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        try:
-            await channel.send(
-                view=text_message(
-                    [final_text(table, outcome, table.locale)], COLOURS["finished"], rematch_view(table, table.locale)
-                ),
-                allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans),
-            )
-        except discord.HTTPException:
-            log.exception("could not announce the end of table %s", table_id)
+        view = text_message(
+            [final_text(table, outcome, table.locale)], COLOURS["finished"], rematch_view(table, table.locale)
+        )
+        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans)
+        if not await self._try(
+            ("final", table_id), f"the end of table {table_id}", channel.send, view=view, allowed_mentions=mentions
+        ):
+            self._finals.setdefault(table_id, table)  # owed still: the next step sends it
         return True
+
+    async def _try(
+        self, key: object, what: str, call: Callable[..., Awaitable[object]], *args: object, **kwargs: object
+    ) -> bool:
+        """One publish. False if it failed: a failure that can pass (``retry.transient``) is one WARNING line and
+        the backoff wait before the caller's next try; any other is a traceback and not tried again (True)."""
+        try:
+            await call(*args, **kwargs)
+        except Exception as error:
+            if not retry.transient(error):
+                log.exception("could not publish %s", what)
+                return True
+            wait = self._wait(key)
+            log.warning("could not publish %s (%s); trying again in %.1f s", what, retry.describe(error), wait)
+            await asyncio.sleep(wait)
+            return False
+        self._failures.pop(key, None)
+        return True
+
+    def _wait(self, key: object) -> float:
+        wait = retry.delay(self._failures[key], self.retry_first, self.retry_cap)
+        self._failures[key] += 1
+        return wait
 
     async def _show(self, table: Table) -> None:
         view = table_message(table, table.locale)
@@ -377,6 +357,7 @@ class DiscordPresenter:
         table = self.bot.tables.by_id.get(table_id)
         current = table.version if table is not None and table.running else None
         posted = self._posted.get(table_id)
+        wanted: Reminder | None = None
         try:
             if posted is not None and posted.version != current:
                 del self._posted[table_id]
@@ -386,8 +367,14 @@ class DiscordPresenter:
             if wanted is None or wanted.version != current or posted is not None:
                 return False
             await self._post_reminder(table_id, wanted)
-        except Exception:  # a reminder is a courtesy: never let it stop the table message's worker
-            log.exception("turn reminder of table %s failed", table_id)
+        except Exception as error:  # a reminder is a courtesy: never let it stop the table message's worker
+            if not retry.transient(error):
+                log.exception("turn reminder of table %s failed", table_id)
+                return True
+            log.warning("turn reminder of table %s failed (%s); trying again", table_id, retry.describe(error))
+            if table_id not in self._posted and (posted or wanted):  # its delete or its post, again next step
+                (self._posted if posted else self._wanted)[table_id] = posted or wanted  # type: ignore[assignment]
+            await asyncio.sleep(self._wait(("reminder", table_id)))
         return True
 
     async def _post_reminder(self, table_id: int, reminder: Reminder) -> None:
@@ -470,18 +457,27 @@ class DiscordPresenter:
 
     async def _send_secret(self, table: Table, user_id: int, text: str, locale: str) -> None:
         header = self.dm_header(table, locale)
-        if not self.dm_closed(user_id) and await self.send_dm(user_id, f"{header}\n{text}"):
-            return
-        self.pending[(table.id, user_id)].append(text)
+        async with self._dm_order[user_id]:  # a retried DM goes before the next one, never after it
+            sent: bool | None = None
+            for _ in range(DM_TRIES):  # the player can also ask for it (🎲 My dice) meanwhile: pending below
+                if self.dm_closed(user_id):
+                    break
+                sent = await self.send_dm(user_id, f"{header}\n{text}", again=True)
+                if sent is not None:
+                    break
+                await asyncio.sleep(self._wait(("dm", user_id)))
+            self._failures.pop(("dm", user_id), None)
+        if not sent:
+            self.pending[(table.id, user_id)].append(text)
 
     def dm_closed(self, user_id: int) -> bool:
         """Marked "DMs closed" less than ``dm_retry_after`` ago; an older mark lets the next DM try again."""
         at = self.dms_closed.get(user_id)
         return at is not None and self.clock() - at < self.dm_retry_after
 
-    async def send_dm(self, user_id: int, text: str) -> bool | None:
+    async def send_dm(self, user_id: int, text: str, *, again: bool = False) -> bool | None:
         """DM ``text``: True if delivered (a "DMs closed" mark is cleared), False if the user's DMs are closed
-        (marked now), None if Discord failed otherwise."""
+        (marked now) or (``again``) it failed for good, None if it failed otherwise (``again``: it can pass)."""
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
             await channel.send(view=text_message([text]))  # the table's design: one container, the header first
@@ -490,8 +486,11 @@ class DiscordPresenter:
             self.dms_closed[user_id] = now = self.clock()
             await self.bot.store.write([repo.set_dms_closed(user_id, True, now)])
             return False
-        except discord.HTTPException:
-            log.exception("DM to %s failed", user_id)
+        except Exception as error:
+            if not retry.transient(error):
+                log.exception("DM to %s failed", user_id)
+                return False if again else None
+            log.warning("DM to %s failed (%s)%s", user_id, retry.describe(error), "; trying again" if again else "")
             return None
         if self.dms_closed.pop(user_id, None) is not None:
             await self.bot.store.write([repo.set_dms_closed(user_id, False)])

@@ -77,6 +77,11 @@ Behaviour worth knowing:
   from it).
 * ``rate_limit="record"`` records channel-POST rate-limit violations (5 per 5 s), ``"enforce"`` answers 429.
 * Privileged intents make IDENTIFY fail with close code 4014 unless ``privileged_intents_allowed=True``.
+* Faults: ``fake.fail("PATCH /channels/{channel_id}/messages/{message_id}", status=503, times=n)`` (or a predicate on
+  the :class:`RestCall`; ``times=None``: until ``fake.heal()``) answers matching calls with that status;
+  ``drop=True`` closes the connection without a response (aiohttp raises ServerDisconnectedError, which discord.py
+  does not retry); ``status=429, global_=True`` is Discord's global rate limit (``retry_after`` seconds). It returns
+  the :class:`Fault` (``hits``: calls it answered); injected answers are not in ``problems()``.
 * ``FakeDiscord(identify_limit=(total, remaining))`` is ``GET /gateway/bot``'s ``session_start_limit``: each
   accepted IDENTIFY takes one (``fake.identifies_left``), and at 0 IDENTIFY is closed with 4004.
 * Shards: ``FakeDiscord(recommended_shards=N)`` is the shard count (``GET /gateway/bot`` returns it). A sharded

@@ -28,7 +28,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from .server import FakeDiscord
+    from .server import FakeDiscord, Fault
 
 __all__ = [
     "API_PREFIX",
@@ -467,6 +467,24 @@ def _classify(path: str) -> str:
     return "bot"
 
 
+def _faulted(request: web.Request, fault: Fault) -> web.StreamResponse:
+    """An injected fault's answer (``FakeDiscord.fail``): an error status, a 429, or the connection closed."""
+    if fault.drop:
+        if request.transport is not None:
+            request.transport.abort()  # no response: the client's read fails (ServerDisconnectedError)
+        return web.Response(status=503)  # never reaches the client
+    if fault.status == 429:
+        body = {"message": "You are being rate limited.", "retry_after": fault.retry_after, "global": fault.global_}
+        headers = {"Retry-After": str(fault.retry_after)}
+        if fault.global_:
+            headers["X-RateLimit-Global"] = "true"
+            headers["X-RateLimit-Scope"] = "global"
+        else:
+            headers["X-RateLimit-Scope"] = "user"
+        return json_response(body, 429, headers)
+    return discord_error(fault.status, 0, f"{fault.status}: injected fault")
+
+
 def _make_middleware(fake: FakeDiscord) -> Any:
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -496,6 +514,8 @@ def _make_middleware(fake: FakeDiscord) -> Any:
                 response: web.StreamResponse = discord_error(404, 0, f"404: Not Found ({request.method} {path})")
             elif call.kind == "bot" and not fake._authorized(request.headers.get("Authorization")):
                 response = discord_error(401, 0, "401: Unauthorized")
+            elif (fault := fake._fault_for(call)) is not None:
+                response = _faulted(request, fault)
             else:
                 try:
                     response = await handler(request)

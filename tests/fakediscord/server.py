@@ -87,6 +87,29 @@ class ClientPatch:
         self.restore()
 
 
+class Fault:
+    """A fault ``FakeDiscord.fail`` injects: the next ``times`` matching REST calls (None: until ``heal``) get
+    ``status`` (a 429 says ``retry_after``, ``global_``: Discord's global limit) or, with ``drop``, no response at all
+    (the connection is closed: aiohttp raises ServerDisconnectedError, which discord.py does not retry)."""
+
+    def __init__(
+        self,
+        match: Callable[[RestCall], bool],
+        status: int,
+        times: int | None,
+        drop: bool,
+        global_: bool,
+        retry_after: float,
+    ) -> None:
+        self.match, self.status, self.times, self.drop = match, status, times, drop
+        self.global_, self.retry_after = global_, retry_after
+        self.hits = 0  # calls it answered so far
+
+    @property
+    def active(self) -> bool:
+        return self.times is None or self.hits < self.times
+
+
 class FakeDiscord:
     """An in-process fake Discord (REST + gateway) on 127.0.0.1 for the real discord.py client.
 
@@ -147,6 +170,8 @@ class FakeDiscord:
         self.messages: dict[int, FakeMessage] = {}
         self.rest_calls: list[RestCall] = []
         self.unknown_routes: list[RestCall] = []
+        self.faults: list[Fault] = []
+        self.injected: set[int] = set()  # seq of each call a fault answered (not a problem of the bot's)
         self.interactions: list[InteractionRecord] = []
         self.blocked_dms: list[tuple[int, dict[str, Any]]] = []
         self.attachment_data: dict[str, bytes] = {}  # attachment id -> the file's bytes as uploaded
@@ -402,6 +427,49 @@ class FakeDiscord:
             best = max(best, end - start + 1)
         return best
 
+    # ================================================================================================================
+    # fault injection
+    # ================================================================================================================
+    def fail(
+        self,
+        match: str | Callable[[RestCall], bool],
+        *,
+        status: int = 503,
+        times: int | None = None,
+        drop: bool = False,
+        global_: bool = False,
+        retry_after: float = 0.05,
+    ) -> Fault:
+        """Inject a fault into matching REST calls: ``match`` is ``"METHOD /route/{template}"`` (e.g.
+        ``"PATCH /channels/{channel_id}/messages/{message_id}"``; the method may be left out) or a predicate on the
+        :class:`RestCall`. ``times``: how many calls it answers (None: until ``heal``). See :class:`Fault`."""
+        if isinstance(match, str):
+            method, _, route = match.rpartition(" ")
+            want = match
+
+            def matches(call: RestCall, method: str = method.upper(), route: str = route) -> bool:
+                return call.route == route and (not method or call.method == method)
+
+            matches.__doc__ = want
+            predicate: Callable[[RestCall], bool] = matches
+        else:
+            predicate = match
+        fault = Fault(predicate, status, times, drop, global_, retry_after)
+        self.faults.append(fault)
+        return fault
+
+    def heal(self, fault: Fault | None = None) -> None:
+        """End ``fault`` (None: every fault)."""
+        self.faults = [] if fault is None else [f for f in self.faults if f is not fault]
+
+    def _fault_for(self, call: RestCall) -> Fault | None:
+        for fault in self.faults:
+            if fault.active and call.route is not None and fault.match(call):
+                fault.hits += 1
+                self.injected.add(call.seq)
+                return fault
+        return None
+
     def problems(self, *, include_unanswered: bool = True) -> list[str]:
         """Everything a well-behaved bot must not cause: unknown routes, late/double/invalid interaction
         callbacks, interactions without any callback (``include_unanswered``), REST answers >= 400 other than
@@ -419,7 +487,7 @@ class FakeDiscord:
             if include_unanswered and not rec.callbacks:
                 out.append(f"interaction {rec.describe()} never acknowledged")
         for call in self.rest_calls:
-            if call.kind == "unknown" or call.status < 400 or call.error_code == 50007:
+            if call.kind == "unknown" or call.status < 400 or call.error_code == 50007 or call.seq in self.injected:
                 continue
             iid = call.path.split("/")[2]
             if call.kind == "callback" and iid.isdigit() and int(iid) in self._interactions:
