@@ -204,8 +204,7 @@ class DiscordPresenter:
     async def _try(
         self, key: object, what: str, call: Callable[..., Awaitable[object]], *args: object, **kwargs: object
     ) -> bool:
-        """One publish. False if it failed: a failure that can pass (``retry.transient``) is one WARNING line and
-        the backoff wait before the caller's next try; any other is a traceback and not tried again (True)."""
+        """One publish; False: it failed for a reason that can pass (a WARNING, then the backoff wait: try again)."""
         try:
             await call(*args, **kwargs)
         except Exception as error:
@@ -375,6 +374,8 @@ class DiscordPresenter:
             if table_id not in self._posted and (posted or wanted):  # its delete or its post, again next step
                 (self._posted if posted else self._wanted)[table_id] = posted or wanted  # type: ignore[assignment]
             await asyncio.sleep(self._wait(("reminder", table_id)))
+        else:
+            self._failures.pop(("reminder", table_id), None)
         return True
 
     async def _post_reminder(self, table_id: int, reminder: Reminder) -> None:
