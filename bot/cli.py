@@ -7,7 +7,9 @@ Discord refused (token, intents, access, a bad request), 3 when Discord could no
 ``--no-emojis`` skips them).
 ``health`` (Docker's HEALTHCHECK) exits 0 while the running bot's heartbeat file is fresh, else 1.
 ``run --shards 0-3 --shard-count 8`` (or ``DICETAVERN_SHARDS`` / ``DICETAVERN_SHARD_COUNT``; the flags win) serves
-those shards only; exit status 4 when the bot stopped because another process took over one of its shards' leases.
+those shards only; exit status 4 when the bot stopped because another process took over one of its shards' leases,
+5 when fewer session starts are left today than ``DICETAVERN_MIN_IDENTIFIES`` (bot.restarts).
+``health`` and ``--version`` import neither discord.py, aiohttp nor a database driver (the probe runs every 30 s).
 """
 
 from __future__ import annotations
@@ -22,27 +24,24 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import aiohttp
-import discord
 from dotenv import find_dotenv, load_dotenv
 
-from bot import simulate, terminal, verify
-from bot.client import HEARTBEAT_MAX_AGE, DatabaseUnavailable, DiceTavern, heartbeat_path, is_url
-from bot.emojis import Plan, UploadFailed, sync_emojis
+# Only what `health` and `--version` need is imported here: Docker runs the probe every 30 s, and discord.py,
+# aiohttp and the database drivers cost it most of a second of CPU. Every other command imports its own.
 from bot.i18n import t
-from bot.store import copy as store_copy
-from bot.store import database_target
-from bot.store.db import durability_setting
-from bot.store.leases import lease_ttl
-from bot.tables.retention import retention_days
-from bot.tables.shards import SHARD_COUNT_ENV, SHARDS_ENV, ShardError, Shards, parse, parse_count
+from bot.paths import HEARTBEAT_MAX_AGE, database_target, heartbeat_path, is_url
+from bot.shards import SHARD_COUNT_ENV, SHARDS_ENV, ShardError, Shards, parse, parse_count
+
+if TYPE_CHECKING:
+    from bot.emojis import Plan
 
 log = logging.getLogger("dicetavern")
 
 MISSING_ACCESS = 50001  # Discord's code for "Missing Access": e.g. a server the bot is not in
 LEASE_LOST = 4  # exit status: another process took over one of this bot's shards
+BUDGET_LOW = 5  # exit status: fewer session starts left today than DICETAVERN_MIN_IDENTIFIES
 
 
 class CliError(Exception):
@@ -86,12 +85,19 @@ def shards_of(ids: str | None, count: str | None) -> Shards:
 
 async def _run(token: str, stop: asyncio.Event | None = None, shards: Shards | None = None, **options: Any) -> None:
     """Run until SIGINT/SIGTERM (or ``stop`` is set, for tests); ``options`` go to :class:`DiceTavern`."""
+    from bot.client import DiceTavern
+    from bot.restarts import RestartPolicy
+    from bot.store.db import durability_setting
+    from bot.store.leases import lease_ttl
+    from bot.tables.retention import retention_days
+
     try:  # settings from the environment: a typo ends in one line now, not in a traceback at start-up
         durability_setting()
         retention_days()
         lease_ttl()
     except ValueError as error:
         raise CliError(str(error)) from None
+    options.setdefault("restarts", RestartPolicy())  # wait before identifying after runs that ended badly
     bot = DiceTavern(database=_database(), shards=shards, **options)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -138,6 +144,11 @@ async def sync_all(token: str, guild_id: int | None, *, emojis: bool = True, dry
     """The slash commands, then the die faces as application emojis (``bot.emojis``: only missing or changed
     faces are uploaded; only the bot's own stale versions deleted). ``dry_run``: one read of the emojis, nothing
     changed, no command synced."""
+    import discord
+
+    from bot.client import DiceTavern
+    from bot.emojis import UploadFailed, sync_emojis
+
     # commands_only: the tree and nothing else. No store and no table service, so a sync neither applies a
     # stopped game's overdue move nor writes beside a running bot.
     bot = DiceTavern(database=_database(), commands_only=True)
@@ -192,6 +203,14 @@ def one_line(error: BaseException) -> str:
 
 def discord_failure(error: BaseException) -> CliError | None:
     """The one-line error for a failure to start or talk to Discord, or None for anything else (a bug)."""
+    import aiohttp
+    import discord
+
+    from bot.client import DatabaseUnavailable
+    from bot.restarts import IdentifyBudgetLow
+
+    if isinstance(error, IdentifyBudgetLow):  # too few session starts left today: its own status, for a supervisor
+        return CliError(str(error), BUDGET_LOW)
     if isinstance(error, discord.LoginFailure):
         return CliError(t("cli.bad_token"))
     if isinstance(error, discord.PrivilegedIntentsRequired):
@@ -230,17 +249,24 @@ def _health(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def build_parser() -> argparse.ArgumentParser:
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("dicetavern")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
+def _parser() -> tuple[argparse.ArgumentParser, Any]:
     parser = argparse.ArgumentParser(prog="dicetavern", description="Dice Tavern, the dice-game bot for Discord")
+    parser.add_argument("--version", action="version", version=f"dicetavern {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="run the bot (DISCORD_TOKEN, optional DATABASE_PATH or DATABASE_URL)")
-    _shard_arguments(run)
-    sync = sub.add_parser("sync", help="register the slash commands and upload the die faces (once after an upgrade)")
-    sync.add_argument("--guild", type=int, help="sync to one server only (instant; for testing)")
-    sync.add_argument(
-        "--dry-run", action="store_true", help="change nothing: list the die faces it would upload or delete"
-    )
-    sync.add_argument("--no-emojis", action="store_true", help="sync the commands only, not the die faces")
+    return parser, sub
+
+
+def _health_parser(sub: Any) -> None:
     check = sub.add_parser("health", help="exit 0 if the running bot is connected (its heartbeat file is fresh)")
     check.add_argument(
         "--max-age",
@@ -250,6 +276,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _shard_arguments(check)
     check.set_defaults(handler=_health)
+
+
+def light_parser() -> argparse.ArgumentParser:
+    """``health`` and ``--version`` alone: the parser the probe builds, importing no other command's modules."""
+    parser, sub = _parser()
+    _health_parser(sub)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser, sub = _parser()
+    run = sub.add_parser("run", help="run the bot (DISCORD_TOKEN, optional DATABASE_PATH or DATABASE_URL)")
+    _shard_arguments(run)
+    sync = sub.add_parser("sync", help="register the slash commands and upload the die faces (once after an upgrade)")
+    sync.add_argument("--guild", type=int, help="sync to one server only (instant; for testing)")
+    sync.add_argument(
+        "--dry-run", action="store_true", help="change nothing: list the die faces it would upload or delete"
+    )
+    sync.add_argument("--no-emojis", action="store_true", help="sync the commands only, not the die faces")
+    _health_parser(sub)
+    from bot import simulate, terminal, verify
+    from bot.store import copy as store_copy
+
     terminal.add_arguments(sub.add_parser("play", help="play a game in the terminal against computer players"))
     simulate.add_arguments(
         sub.add_parser("simulate", help="computer players against each other: win rates and game lengths")
@@ -273,9 +322,13 @@ def _shard_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    light = bool(argv) and argv[0] in ("health", "--version")
+    args = (light_parser() if light else build_parser()).parse_args(argv)
     if args.command in ("play", "simulate", "health", "verify", "migrate"):
         return args.handler(args)  # no Discord token and no Discord logging for these
+
+    import discord
 
     if not any(type(h) is logging.StreamHandler for h in logging.getLogger().handlers):
         # discord.py's format, once per process; a sync prints only its result (or one error line)

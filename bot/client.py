@@ -24,13 +24,11 @@ import asyncio
 import gc
 import importlib.util
 import logging
-import os
 import pkgutil
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
 import discord
@@ -40,6 +38,24 @@ from bot import logs
 from bot.emojis import load_emojis
 from bot.games.dice import DiceSource
 from bot.i18n import normalise, t
+from bot.paths import (  # (re-exported: callers and tests import them from here)
+    DEFAULT_DATABASE,
+    HEARTBEAT_INTERVAL,
+    heartbeat_path,
+    shown_database,
+)
+from bot.paths import (
+    HEARTBEAT_DIR as HEARTBEAT_DIR,
+)
+from bot.paths import (
+    HEARTBEAT_ENV as HEARTBEAT_ENV,
+)
+from bot.paths import (
+    HEARTBEAT_MAX_AGE as HEARTBEAT_MAX_AGE,
+)
+from bot.paths import (
+    is_url as is_url,
+)
 from bot.privacy_contact import ready_note
 from bot.restarts import (
     CLEAN,
@@ -53,13 +69,12 @@ from bot.restarts import (
     check_budget,
     min_identifies,
 )
-from bot.store import DEFAULT_DATABASE, Store, open_store, repo
-from bot.store.db import POSTGRES_SCHEMES
+from bot.shards import Shards
+from bot.store import Store, open_store, repo
 from bot.store.leases import Leases
 from bot.surface import GameCommands, Presenter, TableSurface
 from bot.tables import TableService
 from bot.tables.service import DiceFactory
-from bot.tables.shards import Shards
 from bot.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -82,10 +97,6 @@ INVITE_SCOPES = ("bot", "applications.commands")
 INVITE_PERMISSIONS = ("send_messages", "embed_links", "read_message_history")
 
 # While connected the bot touches a heartbeat file; `dicetavern health` (Docker's HEALTHCHECK) reads its age.
-HEARTBEAT_INTERVAL = 30.0
-HEARTBEAT_MAX_AGE = 3 * HEARTBEAT_INTERVAL
-HEARTBEAT_ENV = "DICETAVERN_HEARTBEAT"  # the file's path, whatever the database (else see heartbeat_path)
-HEARTBEAT_DIR = "data"  # with a PostgreSQL URL: no database file to sit next to
 # A process on some shards reads members' ``/me language`` again this often: another process may have changed one
 # (the command works in any server, and in DMs, which all reach shard 0's process). One read of the users table.
 USERS_REFRESH = 120.0
@@ -136,34 +147,6 @@ class DatabaseUnavailable(Exception):
 
 # What opening the store may raise that is the setup's fault, not a bug: a path, a file, a server, a URL.
 DATABASE_ERRORS = (OSError, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError)
-
-
-def is_url(database: str | Path) -> bool:
-    return str(database).startswith(POSTGRES_SCHEMES)
-
-
-def shown_database(database: str | Path) -> str:
-    """The database as logs and errors show it: a file's absolute path, a URL without its password."""
-    if not is_url(database):
-        return os.path.abspath(str(database).removeprefix("sqlite:"))
-    parts = urlsplit(str(database))
-    if parts.password is None:
-        return str(database)
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-def heartbeat_path(database: str | Path, shards: Shards | None = None) -> Path:
-    """``DICETAVERN_HEARTBEAT`` if set; else next to a SQLite database (on the data volume the container can write),
-    or in data/ beside a PostgreSQL one. A process on some shards has a file of its own (``.shards-0-3-of-8``), so
-    processes sharing a folder never answer ``dicetavern health`` for one another."""
-    chosen = os.environ.get(HEARTBEAT_ENV, "").strip()
-    if chosen:
-        return Path(chosen)
-    base = f"{HEARTBEAT_DIR}/dicetavern" if is_url(database) else str(database).removeprefix("sqlite:")
-    if shards is not None and not shards.everything:
-        base += f".shards-{str(shards).replace(' of ', '-of-').replace(',', '_')}"
-    return Path(f"{base}.heartbeat")
 
 
 class DiceTavern(commands.Bot):

@@ -313,7 +313,7 @@ def test_verify_checks_an_exported_game_offline(tmp_path, capsys):
 
 
 def test_shards_come_from_the_flags_else_the_environment(env):
-    from bot.tables.shards import Shards, parse
+    from bot.shards import Shards, parse
 
     env.delenv("DICETAVERN_SHARDS", raising=False)
     env.delenv("DICETAVERN_SHARD_COUNT", raising=False)
@@ -355,7 +355,7 @@ def test_bad_shards_are_a_one_line_error(env, capsys, argv, variables, words):
 
 def test_a_bot_on_some_shards_is_an_auto_sharded_bot_on_them(tmp_path):
     from bot.client import ShardedDiceTavern
-    from bot.tables.shards import parse
+    from bot.shards import parse
 
     sharded = DiceTavern(database=str(tmp_path / "db.sqlite3"), shards=parse("1,3", 4))
     assert isinstance(sharded, ShardedDiceTavern) and isinstance(sharded, commands.AutoShardedBot)
@@ -371,7 +371,7 @@ def test_a_bot_on_some_shards_is_an_auto_sharded_bot_on_them(tmp_path):
 
 def test_the_heartbeat_of_a_postgresql_bot_is_in_data_or_where_the_environment_says(env, tmp_path):
     from bot.client import heartbeat_path, shown_database
-    from bot.tables.shards import parse
+    from bot.shards import parse
 
     url = "postgresql://bot:secret@db:5432/tavern"
     env.delenv("DICETAVERN_HEARTBEAT", raising=False)
@@ -425,7 +425,7 @@ async def test_a_bot_that_loses_its_lease_stops_and_run_exits_with_status_4(env,
 async def test_a_bot_on_some_shards_reads_the_members_languages_again(tmp_path):
     """``/me language`` works in any server and in DMs (which reach shard 0's process): another process's change
     reaches this one's answers at the next read (``USERS_REFRESH``)."""
-    from bot.tables.shards import parse
+    from bot.shards import parse
 
     store = await open_store(str(tmp_path / "db.sqlite3"))
     try:
@@ -442,7 +442,7 @@ async def test_a_bot_on_some_shards_reads_the_members_languages_again(tmp_path):
 async def test_a_language_set_here_while_the_languages_are_read_again_is_not_undone(tmp_path, monkeypatch):
     """The read began before the member's ``/me language`` was committed, so it holds the old choice: it must not
     replace the one this process has just applied."""
-    from bot.tables.shards import parse
+    from bot.shards import parse
 
     store = await open_store(str(tmp_path / "db.sqlite3"))
     try:

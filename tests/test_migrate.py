@@ -229,7 +229,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
 @pytest.mark.parametrize(
     ("target", "says"),
     [
-        ("postgresql://postgres:secret@127.0.0.1:1/test", "cannot open postgresql://postgres@127.0.0.1:1/test: "),
+        ("postgresql://postgres:secret@127.0.0.1:1/test", "cannot open postgresql://postgres:***@127.0.0.1:1/test: "),
         ("mysql://db.example/tavern", "mysql://db.example/tavern is neither"),
     ],
 )

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from bot.paths import DEFAULT_DATABASE, database_target
 from bot.store.db import Store, durability_setting, parse_target
 from bot.store.errors import IntegrityError
 from bot.store.postgres import PostgresStore
@@ -13,8 +13,6 @@ from bot.store.sql import SQL
 from bot.store.sqlite import SQLiteStore
 
 __all__ = ["DEFAULT_DATABASE", "SQL", "IntegrityError", "Store", "database_target", "open_store"]
-
-DEFAULT_DATABASE = "data/dicetavern.sqlite3"
 
 
 async def open_store(target: str | Path, durability: str | None = None) -> Store:
@@ -30,9 +28,3 @@ async def open_store(target: str | Path, durability: str | None = None) -> Store
         store = await SQLiteStore.connect(where, chosen)
     store.start()
     return store
-
-
-def database_target() -> str:
-    """Where the store is, from the environment: ``DATABASE_URL`` (postgresql://...) if set, else
-    ``DATABASE_PATH``, else data/dicetavern.sqlite3."""
-    return os.environ.get("DATABASE_URL", "").strip() or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE

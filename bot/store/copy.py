@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import t
+from bot.paths import shown_database
 from bot.store import DEFAULT_DATABASE, open_store
 from bot.store.copy_ends import Batch, End, Types, converter, kind_of, open_end, parse_target
 
@@ -124,13 +125,9 @@ def _one_line(error: BaseException) -> str:
 
 
 def _shown(target: str) -> str:
-    """``target`` without a password, for messages."""
+    """``target`` with its password masked, for messages (bot.paths' one masker)."""
     dialect, where = _parse(target)
-    if dialect != "postgresql" or "@" not in where:
-        return target
-    scheme, rest = where.split("://", 1)
-    credentials, host = rest.rsplit("@", 1)
-    return f"{scheme}://{credentials.split(':', 1)[0]}@{host}"
+    return shown_database(where) if dialect == "postgresql" else target
 
 
 async def copy_database(

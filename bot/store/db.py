@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.paths import POSTGRES_SCHEMES
 from bot.store.outage import Outage, described, sqlite_unavailable
 from bot.store.sql import SQL, Cursor, Statement, Step
 
@@ -47,7 +48,6 @@ Write = list[Statement | Step]
 
 DURABILITY_ENV = "DICETAVERN_DURABILITY"
 DURABILITIES = ("full", "fast")
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 def durability_setting(value: str | None = None) -> str:

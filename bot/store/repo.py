@@ -199,7 +199,7 @@ async def played_game(store: Store, game_id: int) -> PlayedGame | None:
 
 
 async def open_games(store: Store, owned: str | None = None) -> list[Row]:
-    """``owned``: an SQL condition on ``g.guild_id`` (``bot.tables.shards.Shards.sql``): this process's guilds."""
+    """``owned``: an SQL condition on ``g.guild_id`` (``bot.shards.Shards.sql``): this process's guilds."""
     return await store.fetch_all(
         "SELECT g.*, d.due, d.version AS deadline_version FROM games g LEFT JOIN deadlines d ON d.game_id = g.id"
         " WHERE g.status IN ('lobby', 'running')" + (f" AND {owned}" if owned else "")

@@ -37,7 +37,7 @@ from bot.tables.port import NullPresenter, Presenter
 from bot.tables.rematch import RematchCommands
 from bot.tables.retention import Retention, compact_expired, retention_days
 from bot.tables.settings import Settings, SettingsCommands, validate_options
-from bot.tables.shards import Shards
+from bot.shards import Shards
 from bot.tables.upgrade import upgrade
 
 log = logging.getLogger(__name__)

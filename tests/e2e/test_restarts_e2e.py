@@ -61,7 +61,7 @@ async def test_the_ready_line_says_how_many_session_starts_are_left(tmp_path, ca
         async with run_bot(fake, bot_at(tmp_path / "tavern.sqlite3", min_identifies=900)):
             assert fake.identifies_left == 899
     (ready,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("ready: ")]
-    assert ", 899 of 1000 session starts left (renewed in 24.0 h), invite " in ready
+    assert ", 899 of 1000 session starts left (renewed in 24.0 h), " in ready
 
 
 async def test_a_start_after_a_lost_lease_waits_and_a_clean_stop_ends_the_streak(tmp_path, monkeypatch):
