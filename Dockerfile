@@ -1,3 +1,13 @@
+# Two stages: the first builds the project's wheel from the source; the second installs the dependencies and that
+# wheel only, so the image holds one copy of the code (site-packages), no source tree beside it.
+FROM python:3.11-slim-bookworm AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+RUN pip wheel --no-deps --wheel-dir /wheels .
+
 FROM python:3.11-slim-bookworm
 
 # SQLite in the data volume by default; DATABASE_URL=postgresql://... (compose.yaml) puts the store in PostgreSQL
@@ -16,16 +26,15 @@ RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))
     && useradd --create-home --uid 10001 tavern \
     && mkdir -p /app/data && chown tavern:tavern /app/data
 
-# Then the code (README.md is the package's long description).
-COPY README.md ./
-COPY bot ./bot
-COPY cogs ./cogs
-RUN pip install --no-deps . && rm -rf build
+# Then the code: the wheel from the first stage, without its dependencies (installed above, pinned).
+COPY --from=build /wheels /tmp/wheels
+RUN pip install --no-deps /tmp/wheels/*.whl && rm -rf /tmp/wheels
 
 USER tavern
 VOLUME ["/app/data"]
 # Healthy while the bot is connected to Discord: it touches a heartbeat file every 30 s, next to the SQLite database
-# or, with DATABASE_URL, in /app/data (one file per shard range); `dicetavern health` reads the same settings.
+# or, with DATABASE_URL, in /app/data (one file per shard range); `dicetavern health` reads the same settings and
+# imports neither discord.py nor a database driver (about 0.13 s of CPU a probe).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["dicetavern", "health"]
 # SIGTERM (docker stop) shuts the bot down cleanly: in-flight actions finish, the database closes.
 STOPSIGNAL SIGTERM

@@ -177,7 +177,7 @@ def test_inline_dicetavern_commands_parse():
         cli.build_parser().parse_args(shlex.split(args))  # SystemExit on anything the CLI does not accept
     mentions = re.findall(r"`dicetavern ([^`]*)`", README)  # a subcommand named in the text
     subcommands = {"run", "sync", "health", "play", "simulate", "verify", "migrate"}
-    assert mentions and {m.split()[0] for m in mentions} <= subcommands
+    assert mentions and {m.split()[0] for m in mentions} <= subcommands | {"--version"}
     assert set(cli.build_parser()._subparsers._group_actions[0].choices) == subcommands
 
 
@@ -253,6 +253,10 @@ def test_compose_runs_every_shard_once_after_a_healthy_postgresql():
     assert re.search(r"depends_on:\n\s+postgres:\n\s+condition: service_healthy", COMPOSE)
     assert "pg_isready" in services["postgres"] and "DISCORD_TOKEN: ${DISCORD_TOKEN:?" in COMPOSE
     assert "build: ." in COMPOSE
+    # every container's log is rotated, and the bots' data folder is a named volume (not an anonymous one)
+    assert re.search(r'x-logging: &logging.*\n\s+driver: json-file\n\s+options:\n\s+max-size: "\d+m"', COMPOSE)
+    assert all("logging: *logging" in block for block in [services["postgres"], COMPOSE.split("x-bot:")[1]])
+    assert "- bot-data:/app/data" in COMPOSE and "\n  bot-data:" in COMPOSE.split("\nvolumes:\n")[-1]
 
 
 # -- Docker ----------------------------------------------------------------------------------------------------------
@@ -264,14 +268,17 @@ def test_docker_command_matches_the_dockerfile():
     volume = re.search(r"-v [\w-]+:(\S+)", command).group(1)
     assert f'VOLUME ["{volume}"]' in dockerfile
     assert "DATABASE_PATH=" + volume in dockerfile
-    assert "-e DISCORD_TOKEN=" in command
+    assert "--env-file .env" in command and "DISCORD_TOKEN=" not in command  # the token stays out of shell history
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert ".env" in ignored and "constraints.txt" not in ignored
 
 
 def test_dockerfile_installs_pinned_dependencies_before_the_code_and_checks_health(tmp_path):
     dockerfile = (ROOT / "Dockerfile").read_text()
-    lines = dockerfile.replace("\\\n", " ").splitlines()
+    final = dockerfile.rsplit("\nFROM ", 1)[1]  # the image's stage; the first only builds the wheel
+    assert not re.search(r"^COPY (bot|cogs) ", final, flags=re.M), "the image keeps no source tree"
+    assert "COPY --from=build /wheels" in final and "pip install --no-deps /tmp/wheels/*.whl" in final
+    lines = final.replace("\\\n", " ").splitlines()
     copies = [i for i, x in enumerate(lines) if x.startswith("COPY ")]
     deps = next(i for i, x in enumerate(lines) if x.startswith("RUN ") and "-c constraints.txt" in x)
     assert lines[copies[0]].split()[1:] == ["pyproject.toml", "constraints.txt", "./"]

@@ -31,7 +31,6 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "DURABILITIES",
-    "POSTGRES_SCHEMES",
     "SQL",
     "Cursor",
     "Fence",

@@ -24,6 +24,7 @@ from bot.games import Action, Event, get_engine
 from bot.games.dice import DiceSource
 from bot.games.fair import client_seed_from
 from bot.games.logged import TIMEOUT
+from bot.shards import Shards
 from bot.store import Store, repo
 from bot.store.sql import Statement, Step
 from bot.tables import lobby, restore, results
@@ -37,7 +38,6 @@ from bot.tables.port import NullPresenter, Presenter
 from bot.tables.rematch import RematchCommands
 from bot.tables.retention import Retention, compact_expired, retention_days
 from bot.tables.settings import Settings, SettingsCommands, validate_options
-from bot.shards import Shards
 from bot.tables.upgrade import upgrade
 
 log = logging.getLogger(__name__)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.games.dice import SeededDice
+from bot.shards import ShardError, Shards, format_ids, parse, shard_of
 from bot.store import open_store
 from bot.tables import Seat, TableService
 from bot.tables.retention import DAY
 from bot.tables.service import NotOurShard
-from bot.shards import ShardError, Shards, format_ids, parse, shard_of
 
 # Real snowflakes (their top bits are a millisecond timestamp): two guilds per shard of two.
 EVEN_A, EVEN_B = 81384788765712384, 1157740395939999744  # shard 0 of 2
