@@ -89,7 +89,8 @@ def test_records_without_a_traceback_always_pass(logger):
     assert len(kept.records) == 3
 
 
-def test_install_is_idempotent_shares_one_filter_and_is_undone_by_its_owner():
+def test_install_is_idempotent_shares_one_filter_and_is_undone_by_its_owner(monkeypatch):
+    monkeypatch.setattr(logs, "_installed", None)  # as in a fresh process: another test's bot may have left one
     root = logging.getLogger("tests.logs.root")
     first, second = Kept(), Kept()
     root.addHandler(first)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.paths import POSTGRES_SCHEMES
-from bot.store.outage import Outage, described, sqlite_unavailable
+from bot.store.outage import Outage, described
 from bot.store.sql import SQL, Cursor, Statement, Step
 
 log = logging.getLogger(__name__)
@@ -142,8 +142,8 @@ class Store:
 
     def unavailable(self, error: BaseException) -> bool:
         """Whether ``error`` means the database cannot be reached or used now (not that a statement is wrong).
-        SQLite's codes here (the stdlib's sqlite3, no driver); PostgreSQL's store adds asyncpg's."""
-        return sqlite_unavailable(error)
+        Here the OS's refusals (a full disk, a lost mount); each backend adds its driver's."""
+        return isinstance(error, OSError)
 
     async def fetch_all(self, sql: str | SQL, params: Sequence[Any] = ()) -> list[Any]:
         raise NotImplementedError

@@ -10,28 +10,11 @@ reports it; the leases' renewal writes every few seconds, so an outage is notice
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
 log = logging.getLogger(__name__)
-
-# SQLite's primary result codes that mean "the database cannot be used now", not "this statement is wrong": busy
-# and locked (another writer held it past the busy timeout), read-only (a file system remounted so), I/O error,
-# full (the disk, or PRAGMA max_page_count), cannot open.
-SQLITE_UNAVAILABLE = frozenset({5, 6, 8, 10, 13, 14})
-_SQLITE_WORDS = ("locked", "disk", "i/o", "unable to open", "readonly", "read-only")  # no code (an older sqlite3)
-
-
-def sqlite_unavailable(error: BaseException) -> bool:
-    """Whether ``error`` says the SQLite file cannot be used now (or the OS refused: a full disk, a lost mount)."""
-    if isinstance(error, sqlite3.Error):
-        code = getattr(error, "sqlite_errorcode", None)
-        if isinstance(code, int):
-            return code & 0xFF in SQLITE_UNAVAILABLE
-        return isinstance(error, sqlite3.OperationalError) and any(w in str(error).lower() for w in _SQLITE_WORDS)
-    return isinstance(error, OSError)
 
 
 def described(dialect: str, target: str) -> str:

@@ -38,6 +38,23 @@ from bot.store import schema
 from bot.store.db import Fence, Store, Write
 from bot.store.sql import SQL, Step
 
+# SQLite's primary result codes that mean "the database cannot be used now", not "this statement is wrong": busy
+# and locked (another writer held it past the busy timeout), read-only (a file system remounted so), I/O error,
+# full (the disk, or PRAGMA max_page_count), cannot open.
+SQLITE_UNAVAILABLE = frozenset({5, 6, 8, 10, 13, 14})
+_SQLITE_WORDS = ("locked", "disk", "i/o", "unable to open", "readonly", "read-only")  # no code (an older sqlite3)
+
+
+def sqlite_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` says the SQLite file cannot be used now (or the OS refused: a full disk, a lost mount)."""
+    if isinstance(error, sqlite3.Error):
+        code = getattr(error, "sqlite_errorcode", None)
+        if isinstance(code, int):
+            return code & 0xFF in SQLITE_UNAVAILABLE
+        return isinstance(error, sqlite3.OperationalError) and any(w in str(error).lower() for w in _SQLITE_WORDS)
+    return isinstance(error, OSError)
+
+
 log = logging.getLogger(__name__)
 # aiosqlite logs every call at DEBUG with its arguments: the statements' parameters, so a games row's secret fair-dice
 # seed and the hidden dice in a state. A bot run with DEBUG logging must never write those: its records stop at INFO.
@@ -172,6 +189,9 @@ class SQLiteStore(Store):
         self._conn: aiosqlite.Connection | None = conn
         self._on_thread = on_thread
         self.path = path
+
+    def unavailable(self, error: BaseException) -> bool:
+        return sqlite_unavailable(error)
 
     @classmethod
     async def connect(cls, path: str, durability: str) -> SQLiteStore:
