@@ -17,10 +17,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_
 WORKDIR /app
 
 # Dependencies first, in their own layer: only pyproject.toml's dependency list and the pinned versions
-# (constraints.txt, the same pins CI tests with) decide it, so a code change does not reinstall them. asyncpg (the
-# PostgreSQL backend) is one of them, from its binary wheel: the slim image needs no compiler.
+# (constraints.txt, the same pins CI tests with) decide it, so a code change does not reinstall them. The image
+# takes the postgres extra too (asyncpg, from its binary wheel: the slim image needs no compiler), so one image
+# serves SQLite and compose's PostgreSQL.
 COPY pyproject.toml constraints.txt ./
-RUN python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'], sep='\n')" \
+RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+print(*p['dependencies'], *p['optional-dependencies']['postgres'], sep='\n')" \
         > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt -c constraints.txt \
     && useradd --create-home --uid 10001 tavern \

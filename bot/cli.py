@@ -32,7 +32,7 @@ from dotenv import find_dotenv, load_dotenv
 # aiohttp and the database drivers cost it most of a second of CPU. Every other command imports its own.
 from bot.i18n import t
 from bot.paths import HEARTBEAT_MAX_AGE, database_target, heartbeat_path, is_url
-from bot.shards import SHARD_COUNT_ENV, SHARDS_ENV, ShardError, Shards, parse, parse_count
+from bot.shards import SHARD_COUNT_ENV, SHARDS_ENV, ShardError, Shards, in_effect
 
 if TYPE_CHECKING:
     from bot.emojis import Plan
@@ -66,19 +66,10 @@ def _database() -> str:
 
 
 def shards_of(ids: str | None, count: str | None) -> Shards:
-    """The shards to serve, from ``--shards``/``--shard-count`` (None: not given) or else the environment.
-    Neither: every guild. A count alone: every shard of it, in this process. A range needs a count."""
-    ids = ids if ids is not None else os.environ.get(SHARDS_ENV, "").strip() or None
-    count = count if count is not None else os.environ.get(SHARD_COUNT_ENV, "").strip() or None
+    """The shards to serve, from ``--shards``/``--shard-count`` (None: not given) or else the environment
+    (bot.shards.in_effect); a one-line CliError for a range or count that cannot be used."""
     try:
-        if count is None:
-            if ids is not None:
-                raise CliError(f"--shards {ids} needs --shard-count (or {SHARD_COUNT_ENV}): the bot's shards in all")
-            return Shards.all()
-        if ids is None:
-            total = parse_count(count)
-            return Shards(frozenset(range(total)), total)
-        return parse(ids, count)
+        return in_effect(ids, count)
     except ShardError as error:
         raise CliError(f"shards: {error}") from None
 
@@ -221,8 +212,11 @@ def discord_failure(error: BaseException) -> CliError | None:
     if isinstance(error, aiohttp.ClientError | ConnectionError | TimeoutError | socket.gaierror):
         return CliError(t("cli.unreachable", error=one_line(error)), status=3)
     if isinstance(error, DatabaseUnavailable):  # not Discord's, but as much a setup mistake as a bad token
+        from bot.store.errors import DriverMissing
+
         variable = "DATABASE_URL" if is_url(error.path) else "DATABASE_PATH"
-        return CliError(t("cli.database", path=error.path, variable=variable, error=one_line(error.error)))
+        why = t("cli.postgres_missing") if isinstance(error.error, DriverMissing) else one_line(error.error)
+        return CliError(t("cli.database", path=error.path, variable=variable, error=why))
     return None
 
 
@@ -296,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sync.add_argument("--no-emojis", action="store_true", help="sync the commands only, not the die faces")
     _health_parser(sub)
-    from bot import simulate, terminal, verify
+    from bot import config, simulate, terminal, verify
     from bot.store import copy as store_copy
 
     terminal.add_arguments(sub.add_parser("play", help="play a game in the terminal against computer players"))
@@ -305,6 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_arguments(
         sub.add_parser("verify", help="check an exported game's dice against its revealed seed (/game export)")
+    )
+    config.add_arguments(
+        sub.add_parser("config", help="print the settings in effect, where each comes from, secrets masked")
     )
     store_copy.add_arguments(
         sub.add_parser("migrate", help="copy the whole database to another (SQLite to PostgreSQL), then verify it")
@@ -325,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     light = bool(argv) and argv[0] in ("health", "--version")
     args = (light_parser() if light else build_parser()).parse_args(argv)
-    if args.command in ("play", "simulate", "health", "verify", "migrate"):
+    if args.command in ("play", "simulate", "health", "verify", "migrate", "config"):
         return args.handler(args)  # no Discord token and no Discord logging for these
 
     import discord

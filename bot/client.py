@@ -25,12 +25,10 @@ import gc
 import importlib.util
 import logging
 import pkgutil
-import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
 import discord
 from discord.ext import commands
 
@@ -71,6 +69,7 @@ from bot.restarts import (
 )
 from bot.shards import Shards
 from bot.store import Store, open_store, repo
+from bot.store.errors import SETUP_ERRORS
 from bot.store.leases import Leases
 from bot.surface import GameCommands, Presenter, TableSurface
 from bot.tables import TableService
@@ -143,10 +142,6 @@ class DatabaseUnavailable(Exception):
         super().__init__(f"{path}: {error}")
         self.path = path
         self.error = error
-
-
-# What opening the store may raise that is the setup's fault, not a bug: a path, a file, a server, a URL.
-DATABASE_ERRORS = (OSError, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError)
 
 
 class DiceTavern(commands.Bot):
@@ -245,7 +240,7 @@ class DiceTavern(commands.Bot):
             self.session_starts = await self._read_session_starts()
             try:
                 self.store = await open_store(self.database)
-            except DATABASE_ERRORS as error:
+            except SETUP_ERRORS as error:
                 raise DatabaseUnavailable(self.database, error) from error
             if not await self._take_leases():
                 return  # closed while it waited: nothing to start

@@ -37,7 +37,7 @@ def is_url(database: str | Path) -> bool:
 def shown_database(database: str | Path) -> str:
     """The database as logs, errors and ``dicetavern config`` show it: a file's absolute path, a URL with its
     password masked. The one masker: ``dicetavern migrate``'s messages use it too."""
-    if not is_url(database):
+    if "://" not in str(database):  # a file (any URL, even one the store refuses, keeps its password hidden)
         return os.path.abspath(str(database).removeprefix("sqlite:"))
     parts = urlsplit(str(database))
     if parts.password is None:

@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.environment import number
 from bot.i18n import t
 from bot.store.leases import pid_alive
 
@@ -46,16 +47,9 @@ PROCESS = secrets.token_hex(4)  # this process's runs, told apart from an earlie
 
 def min_identifies(value: str | None = None) -> int:
     """How many session starts must be left to start: ``value`` or ``DICETAVERN_MIN_IDENTIFIES``, default 20."""
-    text = (value if value is not None else os.environ.get(MIN_IDENTIFIES_ENV, "")).strip()
-    if not text:
-        return DEFAULT_MIN_IDENTIFIES
-    try:
-        chosen = int(text)
-    except ValueError:
-        raise ValueError(f"{MIN_IDENTIFIES_ENV} must be a whole number of session starts, not {text!r}") from None
-    if chosen < 0:
-        raise ValueError(f"{MIN_IDENTIFIES_ENV} must be 0 or more, not {text!r}")
-    return chosen
+    return int(
+        number(MIN_IDENTIFIES_ENV, value, DEFAULT_MIN_IDENTIFIES, what="a whole number of session starts", whole=True)
+    )
 
 
 # -- the budget ---------------------------------------------------------------------------------------------------

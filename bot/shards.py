@@ -7,6 +7,7 @@ compacts those guilds' games only: another process owns the rest of the same dat
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 SHARDS_ENV = "DICETAVERN_SHARDS"
@@ -113,3 +114,19 @@ def parse(text: str, count: int | str) -> Shards:
             raise ShardError(f"shard {part} is out of range: shards are 0 to {total - 1} of {total}")
         ids.update(range(first, last + 1))
     return Shards(frozenset(ids), total)
+
+
+def in_effect(ids: str | None = None, count: str | None = None) -> Shards:
+    """The shards to serve, from ``--shards``/``--shard-count`` (None: not given) or else ``DICETAVERN_SHARDS`` /
+    ``DICETAVERN_SHARD_COUNT``. Neither: every guild. A count alone: every shard of it, in this process. A range
+    needs a count."""
+    ids = ids if ids is not None else os.environ.get(SHARDS_ENV, "").strip() or None
+    count = count if count is not None else os.environ.get(SHARD_COUNT_ENV, "").strip() or None
+    if count is None:
+        if ids is not None:
+            raise ShardError(f"--shards {ids} needs --shard-count (or {SHARD_COUNT_ENV}): the bot's shards in all")
+        return Shards.all()
+    if ids is None:
+        total = parse_count(count)
+        return Shards(frozenset(range(total)), total)
+    return parse(ids, count)

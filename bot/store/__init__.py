@@ -7,8 +7,7 @@ from pathlib import Path
 
 from bot.paths import DEFAULT_DATABASE, database_target
 from bot.store.db import Store, durability_setting, parse_target
-from bot.store.errors import IntegrityError
-from bot.store.postgres import PostgresStore
+from bot.store.errors import IntegrityError, postgres_driver
 from bot.store.sql import SQL
 from bot.store.sqlite import SQLiteStore
 
@@ -23,6 +22,9 @@ async def open_store(target: str | Path, durability: str | None = None) -> Store
     chosen = durability_setting(durability)
     store: Store
     if dialect == "postgresql":
+        postgres_driver()  # DriverMissing, not a bare ImportError, on an install without the postgres extra
+        from bot.store.postgres import PostgresStore
+
         store = await PostgresStore.connect(where, chosen)
     else:
         store = await SQLiteStore.connect(where, chosen)

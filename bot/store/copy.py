@@ -27,6 +27,7 @@ from bot.i18n import t
 from bot.paths import shown_database
 from bot.store import DEFAULT_DATABASE, open_store
 from bot.store.copy_ends import Batch, End, Types, converter, kind_of, open_end, parse_target
+from bot.store.errors import DriverMissing
 
 DEFAULT_BATCH = 5_000
 SKIPPED = frozenset({"schema_version", "leases"})  # each database's own bookkeeping, not data
@@ -116,6 +117,8 @@ async def _open(target: str, is_source: bool) -> End:
         return await open_end(dialect, where)
     except CopyError:
         raise
+    except DriverMissing:
+        raise CopyError("cannot_open", target=_shown(target), error=t("cli.postgres_missing")) from None
     except Exception as error:  # noqa: BLE001 - a setup problem: one line, not a traceback
         raise CopyError("cannot_open", target=_shown(target), error=_one_line(error)) from error
 

@@ -11,9 +11,9 @@ from collections.abc import AsyncGenerator, Callable
 from typing import Any, Protocol
 
 import aiosqlite
-import asyncpg  # type: ignore[import-untyped]
 
 from bot.store import db
+from bot.store.errors import postgres_driver
 from bot.store.sqlite import open_connection
 
 Batch = list[tuple[Any, ...]]  # rows, as many as one round trip carries
@@ -88,7 +88,7 @@ class End(Protocol):
 
 async def open_end(dialect: str, where: str) -> End:
     if dialect == "postgresql":
-        return PostgresEnd(await asyncpg.connect(where))
+        return PostgresEnd(await postgres_driver().connect(where))
     return await SQLiteEnd.open(where)
 
 
@@ -265,7 +265,7 @@ class PostgresEnd:
             async with self._conn.transaction():  # a savepoint: a refusal leaves the keys as they were
                 for table, name, _ in self._foreign_keys:
                     await self._conn.execute(f"ALTER TABLE {table} DROP CONSTRAINT {_quote(name)}")
-        except asyncpg.InsufficientPrivilegeError:
+        except postgres_driver().InsufficientPrivilegeError:
             self._foreign_keys = []
 
     async def count(self, table: str) -> int:

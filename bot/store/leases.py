@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bot.environment import number
 from bot.store.db import LeaseLost, Store
 from bot.store.sql import SQL, Cursor
 
@@ -36,16 +37,7 @@ _COLUMNS = "shard, shard_count, owner, host, pid, token, expires_at"
 
 def lease_ttl(value: str | None = None) -> float:
     """Seconds a lease lasts unrenewed: ``value`` or ``DICETAVERN_LEASE_TTL``, default 30."""
-    text = (value if value is not None else os.environ.get(TTL_ENV, "")).strip()
-    if not text:
-        return DEFAULT_TTL
-    try:
-        ttl = float(text)
-    except ValueError:
-        raise ValueError(f"{TTL_ENV} must be a number of seconds, not {text!r}") from None
-    if not ttl > 0:
-        raise ValueError(f"{TTL_ENV} must be above 0, not {text!r}")
-    return ttl
+    return number(TTL_ENV, value, DEFAULT_TTL, what="a number of seconds", above_zero=True)
 
 
 def pid_alive(pid: int) -> bool:

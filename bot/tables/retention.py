@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Callable
 
+from bot.environment import number
 from bot.store import Store, repo
 
 log = logging.getLogger(__name__)
@@ -26,14 +26,7 @@ DAY = 86_400.0
 
 def retention_days(value: float | str | None = None) -> float:
     """``value`` or the environment's setting, in days; 0 keeps every game forever."""
-    raw = value if value is not None else (os.environ.get(RETENTION_ENV, "").strip() or DEFAULT_DAYS)
-    try:
-        days = float(raw)
-    except ValueError:
-        raise ValueError(f"{RETENTION_ENV} must be a number of days (0: keep forever), not {raw!r}") from None
-    if days < 0:
-        raise ValueError(f"{RETENTION_ENV} must not be negative, not {raw!r}")
-    return days
+    return number(RETENTION_ENV, value, DEFAULT_DAYS, what="a number of days (0: keep forever)")
 
 
 async def compact_expired(
