@@ -31,6 +31,7 @@ from bot.i18n import t
 from bot.render import error_text, event_text, seat_names, table_text
 from bot.store import repo
 from bot.tables import Table, TableError
+from bot.tables.lobby import options_over
 from cogs.utils import options_form
 from cogs.utils import retry as retry_policy
 from cogs.utils.components import (
@@ -211,20 +212,31 @@ class Click:
         except Exception as error:
             await self.failed(error, game, table)
 
-    async def failed(self, error: Exception, game: str | None, table: Table | None) -> None:
+    async def failed(
+        self,
+        error: Exception,
+        game: str | None,
+        table: Table | None,
+        went_through: Callable[[Table], Awaitable[bool]] | None = None,
+        applied_key: str = "error.internal_applied",
+    ) -> None:
         """The one error path, truthfully: an unexpected failure after the move may have been committed (its answer
-        failed, a dropped connection) is read back from the store, and the answer says whether the move went through.
-        A connection that drops again while answering is logged as one line, never an unhandled traceback."""
+        failed, a dropped connection) is read back from the store (``went_through``; by default: the action log
+        holds this interaction's move), and the answer says whether it went through. A connection that drops
+        again while answering is logged as one line, never an unhandled traceback."""
         applied = False
         if table is not None and not isinstance(error, (TableError, IllegalMove)):
             with contextlib.suppress(Exception):  # the store is out too: the answer says nothing changed, as before
-                applied = await repo.action_of_interaction(self.bot.store, table.id, str(self.interaction.id))
+                applied = await (went_through or self.move_stored)(table)
         try:
-            await answer_error(self.interaction, error, game, applied=applied)
+            await answer_error(self.interaction, error, game, applied=applied, applied_key=applied_key)
         except Exception as again:
             if not retry_policy.transient(again):
                 raise
             log.warning("could not answer a failed press (%s)", retry_policy.describe(again))
+
+    async def move_stored(self, table: Table) -> bool:
+        return await repo.action_of_interaction(self.bot.store, table.id, str(self.interaction.id))
 
     # -- how: the one function that answers ------------------------------------------------------
 
@@ -407,7 +419,7 @@ class Click:
         private. A refusal changes nothing and takes the one error path."""
         interaction = self.interaction
         data: Mapping[str, object] = interaction.data or {}
-        game = None
+        game, table, before, options = None, None, {}, {}
         try:
             parsed = options_form.parse_custom_id(str(data.get("custom_id", "")))
             if parsed is None:
@@ -416,6 +428,7 @@ class Click:
             table = self.bot.tables.by_id.get(table_id)
             if table is None:
                 raise TableError("form_closed")
+            before = dict(table.options)
             if table.channel_id != interaction.channel_id:
                 raise TableError("form_other_table")
             game = table.game
@@ -424,7 +437,12 @@ class Click:
             on_board = interaction.message is not None and interaction.message.id == table.message_id
             await self.answer(self.options_saved(table, options, on_board), hold=table if on_board else None)
         except Exception as error:
-            await answer_error(interaction, error, game)
+
+            async def saved(table: Table) -> bool:  # the store holds the options this submit asked for, not the old
+                wanted = options_over(table, before, options)
+                return wanted != before and await repo.stored_options(self.bot.store, table.id) == wanted
+
+            await self.failed(error, game, table, saved, "error.internal_saved")
 
     async def options_saved(self, table: Table, options: dict[str, object], on_board: bool) -> Reply:
         before = dict(table.options)

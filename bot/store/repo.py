@@ -450,6 +450,27 @@ _SET_LOCALE = SQL(
 )
 
 
+# -- end-of-game messages still owed ---------------------------------------------------------
+
+
+def owe_end(game_id: int) -> Statement:
+    """With the commit that finishes the game: its end message is owed until ``end_told``."""
+    return "INSERT INTO end_messages (game_id) VALUES (?) ON CONFLICT (game_id) DO NOTHING", (game_id,)
+
+
+def end_told(game_id: int) -> Statement:
+    return "DELETE FROM end_messages WHERE game_id = ?", (game_id,)
+
+
+async def owed_end_games(store: Store, owned: str | None = None) -> list[Row]:
+    """The finished games whose end message is owed, as ``open_games`` has a row (no deadline), of the guilds
+    ``owned`` accepts (an SQL condition on ``g.guild_id``; None: all)."""
+    return await store.fetch_all(
+        "SELECT g.*, NULL AS due FROM games g JOIN end_messages e ON e.game_id = g.id"
+        " WHERE g.status = 'finished'" + (f" AND {owned}" if owned else "") + " ORDER BY g.id"
+    )
+
+
 # -- turn reminders -------------------------------------------------------------------------
 
 
@@ -516,6 +537,12 @@ def compact_game(game_id: int) -> list[Statement]:
         (_COMPACT, (game_id,)),
         ("DELETE FROM actions WHERE game_id = ?", (game_id,)),
     ]
+
+
+async def stored_options(store: Store, game_id: int) -> dict[str, Any] | None:
+    """The game's options as the store has them (a failed ⚙ Options submit, read back: was it saved?)."""
+    row = await store.fetch_one("SELECT options FROM games WHERE id = ?", (game_id,))
+    return loads(row["options"]) if row is not None else None
 
 
 async def action_of_interaction(store: Store, game_id: int, interaction_id: str) -> bool:

@@ -61,6 +61,12 @@ def opening_seats(
     return seats
 
 
+def options_over(table: Table, before: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` (a form's text) over ``before``, parsed and checked as a create checks them: what a save of
+    ``options`` stores."""
+    return validate_options(table.engine, {**before, **options}).to_dict()
+
+
 def changed_options(table: Table, user_id: int, options: dict[str, Any], is_admin: bool) -> dict[str, Any] | None:
     """The lobby's options with ``options`` over them, as a create checks them, or None when nothing changes; a
     refusal for anyone but the host (or a server manager), outside the lobby, or for options the seated players

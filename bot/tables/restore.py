@@ -69,6 +69,21 @@ async def open_tables(store: Store, owned: str | None, dice: TableDice) -> list[
     return [(table, started.get(table.id)) for table in tables.values()]
 
 
+async def owed_ends(store: Store, owned: str | None, dice: TableDice) -> list[Table]:
+    """The finished tables of the guilds ``owned`` accepts whose end message was not yet sent (the process stopped
+    between the game's last move and Discord taking it), each with its final state."""
+    tables = []
+    for row in await repo.owed_end_games(store, owned):
+        table = table_from_row(row, dice)
+        try:
+            table.state = table.engine.loads(row["state"])
+        except Exception:
+            log.exception("game %s has a final state that does not load; its end message is not sent", table.id)
+            continue
+        tables.append(table)
+    return tables
+
+
 def table_from_row(row: Any, dice: TableDice) -> Table:
     """The table as its games row (joined with its deadline) has it; a running one ``pending``, its state undecoded."""
     table = Table(

@@ -130,6 +130,10 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
                 self.computers.schedule(table)
         return self.by_id.peek_all()
 
+    async def owed_ends(self) -> list[Table]:
+        """This process's finished tables whose end message is still owed (``bot.tables.restore.owed_ends``)."""
+        return await restore.owed_ends(self.store, self._owned("g.guild_id"), self.dice)
+
     async def stop(self) -> None:
         """Stop firing deadlines and wait for in-flight actions to finish."""
         await self.deadlines.stop()
@@ -456,6 +460,8 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
             statements.append(repo.set_deadline(table.id, due, version))
         if outcome is not None:
             statements += results.result_statements(table, outcome, now)
+            if any(not seat.is_bot for seat in table.seats):  # someone to tell: owed until the presenter sent it
+                statements.append(repo.owe_end(table.id))
         try:
             await self.store.write(statements)  # committed: from here on nothing is lost
         except BaseException:

@@ -87,6 +87,10 @@ class DiscordPresenter:
             self._posted[row["game_id"]] = Reminder(row["channel_id"], row["version"], message_id=row["message_id"])
             if not row["open"]:
                 self._kick(row["game_id"])  # its game ended meanwhile: delete it now
+        for table in await self.bot.tables.owed_ends():  # finished before a restart, its players not yet told
+            self._ended.add(table.id)
+            self._finals[table.id] = table
+            self._kick(table.id)
 
     # -- the Presenter protocol -------------------------------------------------------------
 
@@ -189,16 +193,27 @@ class DiscordPresenter:
         outcome = table.engine.outcome(table.state) if table.state is not None else None
         humans = [discord.Object(s.id) for s in table.seats if not s.is_bot]
         if outcome is None or not humans:
+            await self._write([repo.end_told(table_id)], f"that table {table_id} has no end message")
             return False
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         view = text_message(
             [final_text(table, outcome, table.locale)], COLOURS["finished"], rematch_view(table, table.locale)
         )
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans)
+        # The same nonce every try, across restarts too: Discord returns the message it already created with it
+        # (for a few minutes) instead of a second one, when only its answer was lost.
+        nonce = f"end-{table_id}"
         if not await self._try(
-            ("final", table_id), f"the end of table {table_id}", channel.send, view=view, allowed_mentions=mentions
+            ("final", table_id),
+            f"the end of table {table_id}",
+            channel.send,
+            view=view,
+            allowed_mentions=mentions,
+            nonce=nonce,
         ):
             self._finals.setdefault(table_id, table)  # owed still: the next step sends it
+        else:  # sent (or refused for good, logged): no longer owed, after a restart either
+            await self._write([repo.end_told(table_id)], f"that table {table_id}'s end was sent")
         return True
 
     async def _try(

@@ -98,13 +98,18 @@ ANSWERED = "error_answered"  # the interaction's extras mark: the bot's tree-wid
 
 
 async def answer_error(
-    interaction: discord.Interaction, error: BaseException, game: str | None = None, *, applied: bool = False
+    interaction: discord.Interaction,
+    error: BaseException,
+    game: str | None = None,
+    *,
+    applied: bool = False,
+    applied_key: str = "error.internal_applied",
 ) -> None:
     """The one answer to a failed command or click: a refusal in the player's words, privately; anything
     unexpected is logged and answered with the generic error, so nobody is left with "interaction failed". A
     database that is out (``store.unavailable``) logs no traceback: the press is counted for the outage's lines
     (bot.store.outage). ``applied``: the caller read the store back and the action was committed before the
-    failure (the answer says it went through, not "nothing was changed")."""
+    failure (the answer says it went through, ``applied_key``, not "nothing was changed")."""
     if interaction.extras.get(ANSWERED):
         return  # answered once already
     interaction.extras[ANSWERED] = True
@@ -123,7 +128,7 @@ async def answer_error(
         what = getattr(interaction.command, "qualified_name", None) or data.get("custom_id", "?")
         log.error("%s failed", what, exc_info=error)
     try:
-        key = "error.internal_applied" if applied else "error.internal"
+        key = applied_key if applied else "error.internal"
         await send_ephemeral(interaction, "⚠️ " + t(key, locale_of(interaction)))
     except discord.HTTPException:
         pass

@@ -180,3 +180,55 @@ async def test_a_connection_that_drops_again_while_answering_a_failed_press_is_n
         r for r in caplog.records if "Ignoring exception" in r.getMessage() or "Task exception" in r.getMessage()
     ]
     assert not unhandled
+
+
+async def play_to_the_end(bot: Any, world: World, table: Any) -> None:
+    while table.running:
+        seat = table.state.current
+        move = "hold" if table.state.turn_total >= 6 else "roll"
+        await bot.tables.act(world.channel.id, table.seats[seat].id, move)
+
+
+def finals(world: World) -> list[FakeMessage]:
+    return [m for m in world.fake.channel_messages(world.channel) if "is over" in m.text]
+
+
+async def owed(bot: Any) -> int:
+    return (await bot.store.fetch_one("SELECT COUNT(*) FROM end_messages"))[0]
+
+
+async def test_an_end_message_still_owed_when_the_bot_stopped_is_sent_once_after_the_restart(world: World):
+    dice = SeededDice(4)
+    async with world.bot(dice) as bot:
+        fast(bot)
+        board, table = await pig_table(world, bot, target=20)
+        refused = world.fake.fail(POST, status=503)  # every end message refused until the bot is gone
+        await play_to_the_end(bot, world, table)
+        await world.fake.wait_for(lambda: refused.hits >= 2, what="the end message's tries")
+        assert await owed(bot) == 1  # committed with the game's last move
+    world.fake.heal()
+    assert finals(world) == []
+    async with world.bot(dice) as bot:  # a new process on the same database
+        await world.fake.wait_for(lambda: finals(world), what="the end message")
+        await world.fake.wait_for(lambda: not bot.presenter._workers, what="the table's worker to finish")
+        (final,) = finals(world)
+        assert f"<@{world.alice.id}>" in final.text and f"<@{world.carol.id}>" in final.text
+        assert await owed(bot) == 0
+    async with world.bot(dice) as bot:  # and once told, never again
+        await world.fake.wait_for(lambda: not bot.presenter._workers, what="the presenter's workers")
+        assert len(finals(world)) == 1
+    world.fake.assert_no_problems()
+
+
+async def test_an_end_message_whose_answer_was_lost_is_not_posted_twice(world: World):
+    async with world.bot(SeededDice(4)) as bot:
+        fast(bot)
+        board, table = await pig_table(world, bot, target=20)
+        lost = world.fake.fail(POST, drop=True, lost=True, times=1)  # Discord posts it; the answer never arrives
+        await play_to_the_end(bot, world, table)
+        await world.fake.wait_for(lambda: not lost.active, what="the lost answer")
+        await world.fake.wait_for(lambda: not bot.presenter._workers, what="the table's worker to finish")
+        posts = [c for c in world.fake.rest_calls if c.method == "POST" and c.route == POST.split(" ")[1]]
+        assert len(posts) >= 2  # tried again with the same nonce: Discord answered with the message it had
+        assert len(finals(world)) == 1 and await owed(bot) == 0
+    world.fake.assert_no_problems()

@@ -241,3 +241,31 @@ async def test_mythical_dice_options_in_german(de_world: World):
             "hand",
         )
     world.fake.assert_no_problems()
+
+
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
+
+
+@pytest.mark.parametrize("saved", [True, False])
+async def test_a_submit_whose_handling_failed_is_told_whether_the_options_were_saved(
+    world: World, monkeypatch: pytest.MonkeyPatch, saved: bool
+):
+    async with world.bot() as bot:
+        board = (await world.slash(world.alice, "liar", "new")).expect_message()
+        await world.click(world.bob, board, "join")
+        table = bot.tables.table(world.channel.id)
+        opened = await open_page(world, world.alice, board, 1)
+        if saved:  # the options are committed, then the redraw (the submit's answer) is lost on the way
+            world.fake.fail(CALLBACK, drop=True, times=1)
+        else:  # a bug before anything is stored
+
+            async def broken(*args: Any, **kwargs: Any) -> Any:
+                raise RuntimeError("a bug before the commit")
+
+            monkeypatch.setattr(bot.tables, "set_options", broken)
+        reply = await (await world.fake.submit_modal(world.alice, opened, {"raise_rule": "pirates"})).response()
+        key = "error.internal_saved" if saved else "error.internal"
+        assert reply.ephemeral and reply.text == "⚠️ " + t(key, "en")
+        assert (table.options["raise_rule"] == "pirates") is saved
+        stored = (await bot.store.fetch_one("SELECT options FROM games WHERE id = ?", (table.id,)))["options"]
+        assert ('"pirates"' in stored) is saved

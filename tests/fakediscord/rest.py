@@ -54,6 +54,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 ALLOWED_CALLBACKS: dict[int, set[int]] = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 # Flags a bot may set when creating a message / response.
 CREATE_FLAGS = EPHEMERAL | (1 << 2) | (1 << 12) | IS_COMPONENTS_V2  # ephemeral, suppress embeds/notifications, v2
+NONCE_WINDOW = 300.0  # seconds Discord keeps an enforced nonce ("the past few minutes")
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -515,6 +516,8 @@ def _make_middleware(fake: FakeDiscord) -> Any:
             elif call.kind == "bot" and not fake._authorized(request.headers.get("Authorization")):
                 response = discord_error(401, 0, "401: Unauthorized")
             elif (fault := fake._fault_for(call)) is not None:
+                if fault.lost:  # carried out, then the connection closed before the answer
+                    await handler(request)
                 response = _faulted(request, fault)
             else:
                 try:
@@ -776,7 +779,14 @@ class RestApi:
                     "X-RateLimit-Scope": "user",
                 },
             )
+        nonce = str(body["nonce"]) if body.get("enforce_nonce") and body.get("nonce") is not None else None
+        if nonce is not None:  # Discord: the same author's message with this nonce in the past few minutes
+            seen = fake.nonces.get((channel.id, nonce))
+            if seen is not None and time.monotonic() - seen[1] < NONCE_WINDOW and seen[0] in fake.messages:
+                return json_response(fake.messages[seen[0]].payload(fake.application_id))
         message = fake._create_message(channel, body, request[FILES])
+        if nonce is not None:
+            fake.nonces[(channel.id, nonce)] = (message.id, time.monotonic())
         return json_response(message.payload(fake.application_id))
 
     def _channel_message(self, request: web.Request) -> FakeMessage | web.Response:

@@ -90,7 +90,8 @@ class ClientPatch:
 class Fault:
     """A fault ``FakeDiscord.fail`` injects: the next ``times`` matching REST calls (None: until ``heal``) get
     ``status`` (a 429 says ``retry_after``, ``global_``: Discord's global limit) or, with ``drop``, no response at all
-    (the connection is closed: aiohttp raises ServerDisconnectedError, which discord.py does not retry)."""
+    (the connection is closed: aiohttp raises ServerDisconnectedError, which discord.py does not retry). ``lost``
+    (with ``drop``): Discord carries the call out first, and only its answer is lost."""
 
     def __init__(
         self,
@@ -100,8 +101,9 @@ class Fault:
         drop: bool,
         global_: bool,
         retry_after: float,
+        lost: bool = False,
     ) -> None:
-        self.match, self.status, self.times, self.drop = match, status, times, drop
+        self.match, self.status, self.times, self.drop, self.lost = match, status, times, drop, lost
         self.global_, self.retry_after = global_, retry_after
         self.hits = 0  # calls it answered so far
 
@@ -171,6 +173,9 @@ class FakeDiscord:
         self.rest_calls: list[RestCall] = []
         self.unknown_routes: list[RestCall] = []
         self.faults: list[Fault] = []
+        # (channel id, nonce) -> (message id, when): a message created with ``enforce_nonce``, as Discord keeps it
+        # for a few minutes: the same nonce again returns that message instead of creating another
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self.injected: set[int] = set()  # seq of each call a fault answered (not a problem of the bot's)
         self.interactions: list[InteractionRecord] = []
         self.blocked_dms: list[tuple[int, dict[str, Any]]] = []
@@ -439,6 +444,7 @@ class FakeDiscord:
         drop: bool = False,
         global_: bool = False,
         retry_after: float = 0.05,
+        lost: bool = False,
     ) -> Fault:
         """Inject a fault into matching REST calls: ``match`` is ``"METHOD /route/{template}"`` (e.g.
         ``"PATCH /channels/{channel_id}/messages/{message_id}"``; the method may be left out) or a predicate on the
@@ -454,7 +460,7 @@ class FakeDiscord:
             predicate: Callable[[RestCall], bool] = matches
         else:
             predicate = match
-        fault = Fault(predicate, status, times, drop, global_, retry_after)
+        fault = Fault(predicate, status, times, drop, global_, retry_after, lost)
         self.faults.append(fault)
         return fault
 

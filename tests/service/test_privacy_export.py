@@ -29,6 +29,7 @@ NOT_ABOUT_MEMBERS = {
     "actions": "moves name seats by number",
     "deadlines": "a game's turn deadline",
     "reminders": "a game's reminder message",
+    "end_messages": "a finished game's end message still to send",
     "guild_settings": "a server's settings",
     "seasons": "a server's seasons (the export names those of the member's ratings)",
     "leases": "which process serves a shard",
