@@ -62,9 +62,20 @@ def export_of(record: GameRecord) -> dict[str, Any]:
     engine = get_engine(record.game)
     outcome = engine.outcome(engine.loads(record.state)) if record.state else None
     fair = record.fair or {}
-    moves = [(m.seq, m.seat, m.action, m.dice, m.at) for m in record.moves]
+    moves = [(m.seq, m.seat, m.action, m.dice, m.at, m.link) for m in record.moves]
     # Without a fair record (a game from before fair dice) the three are None, not text: check_schema says so.
     commitment, seed, client_seed = fair.get("commitment"), fair.get("seed"), fair.get("client_seed")
     return build_export(
-        record.game, record.options, record.names, moves, commitment, seed, client_seed, outcome, record.id
+        record.game,
+        record.options,
+        record.names,
+        moves,
+        commitment,
+        seed,
+        client_seed,
+        outcome,
+        record.id,
+        start=fair.get("start"),
+        chain=fair.get("chain"),
+        owner_seated=bool(fair.get("owner_seated")),
     )

@@ -1,8 +1,9 @@
 """Checking a game's dice: the recorded draws against the revealed seed, and the moves replayed through the engine.
 
-The pure core is ``verify_export`` (``verify_draws`` and ``verify_replay`` are its two halves): no I/O, it answers
-None when everything matches, else the first ``Mismatch``. ``main`` is ``dicetavern verify FILE``. The export
-format (version 1) and the stream are documented in ``docs/FAIRNESS.md``; ``build_export`` writes it.
+The pure core is ``verify_export`` (``verify_chain``, ``verify_draws`` and ``verify_replay`` are its parts): no
+I/O, it answers None when everything matches, else the first ``Mismatch``. ``main`` is ``dicetavern verify FILE``.
+The export format (version 2; version 1 files still verify) and the stream are documented in ``docs/FAIRNESS.md``;
+``build_export`` writes it.
 
 A recorded action's dice are the calls it made, in order: ``["r", sides, [face, ...]]`` for a roll,
 ``["s", n, [index, ...]]`` for a sample of ``n`` items (the indices taken, in draw order); None when it drew nothing.
@@ -17,17 +18,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games import IllegalMove, InvalidOptions, get_engine
+from bot.games import IllegalMove, InvalidOptions, chain, get_engine
 from bot.games.base import Outcome
 from bot.games.fair import FairDice, commitment_of, draw_below
 from bot.games.logged import START, LogOrderError, apply_logged
 from bot.i18n import t
 
 FORMAT = "dicetavern-game"
-VERSION = 1
+VERSION = 2  # what build_export writes: version 1 plus the start value, the chain and the owner mark
+VERSIONS = (1, 2)  # what verify_export reads
 UNFAIR = ("commitment", "server_seed", "client_seed")  # all null in the export of a game played before fair dice
 
 Calls = list[list[Any]]
+# A logged action: (seq, seat, action text, dice calls or None, time or None[, chain link or None])
+Move = (
+    tuple[int, int | None, str, Calls | None, float | None]
+    | tuple[int, int | None, str, Calls | None, float | None, str | None]
+)
 
 
 @dataclass(frozen=True)
@@ -57,16 +64,22 @@ def build_export(
     game: str,
     options: dict[str, Any],
     players: Sequence[str],
-    moves: Sequence[tuple[int, int | None, str, Calls | None, float | None]],
+    moves: Sequence[Move],
     commitment: str | None,
     server_seed: str | None,
     client_seed: str | None,
     outcome: Outcome | None,
     game_id: int | None = None,
+    *,
+    start: str | None = None,
+    chain: str | None = None,
+    owner_seated: bool = False,
 ) -> dict[str, Any]:
-    """A finished game as an export (version 1). ``moves``: (seq, seat, action text, dice calls or None, time or
-    None), e.g. the game's ``actions`` rows, or ``games.record`` of a compacted game (no times). The commitment and
-    seeds are None only for a game played before fair dice (``UNFAIR``): it replays, but cannot be verified."""
+    """A game that is over as an export (version 2). ``moves``: (seq, seat, action text, dice calls or None, time
+    or None, chain link or None), e.g. the game's ``actions`` rows, or ``games.record`` of a compacted game (no
+    times, no links). The commitment and seeds are None only for a game played before fair dice (``UNFAIR``): it
+    replays, but cannot be verified. ``start``: the start value; ``chain``: the log's head (None: a game from
+    before either); ``owner_seated``: the bot's application owner held a seat."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -74,10 +87,16 @@ def build_export(
         "game": game,
         "options": dict(options),
         "players": list(players),
-        "moves": [{"seq": q, "seat": s, "action": a, "dice": d, "at": at} for q, s, a, d, at in moves],
+        "moves": [
+            {"seq": m[0], "seat": m[1], "action": m[2], "dice": m[3], "at": m[4], "link": m[5] if len(m) > 5 else None}
+            for m in moves
+        ],
         "commitment": commitment,
         "server_seed": server_seed,
         "client_seed": client_seed,
+        "start": start,
+        "chain": chain,
+        "owner_seated": owner_seated,
         "result": outcome_json(outcome),
     }
 
@@ -102,13 +121,13 @@ def well_formed(call: Any) -> bool:
     return kind == "r" or len(values) <= n
 
 
-def expected_values(seed: bytes, client_seed: str, nonce: int, call: list[Any]) -> list[int]:
+def expected_values(seed: bytes, client_seed: str, nonce: int, call: list[Any], start: str | None = None) -> list[int]:
     """What the stream gives for a call of the recorded shape, from draw ``nonce`` on."""
     kind, n, values = call
     if kind == "r":
-        return [draw_below(seed, client_seed, nonce + i, n) + 1 for i in range(len(values))]
+        return [draw_below(seed, client_seed, nonce + i, n, start) + 1 for i in range(len(values))]
     remaining = list(range(n))
-    return [remaining.pop(draw_below(seed, client_seed, nonce + i, len(remaining))) for i in range(len(values))]
+    return [remaining.pop(draw_below(seed, client_seed, nonce + i, len(remaining), start)) for i in range(len(values))]
 
 
 def _seed_bytes(server_seed: str, commitment: str) -> bytes | Mismatch:
@@ -123,8 +142,28 @@ def _seed_bytes(server_seed: str, commitment: str) -> bytes | Mismatch:
     return seed
 
 
+def verify_chain(commitment: str, head: str, moves: Sequence[dict[str, Any]]) -> Mismatch | None:
+    """Every move linked to the one before it, from the commitment to ``head`` (bot.games.chain): a move left out,
+    added, moved or changed breaks the chain at the first move whose recorded link differs (``chain``), or, for the
+    last move (or a file without links: a compacted game), at the end (``chain_end``, naming the last move)."""
+    link = chain.genesis(commitment)
+    for move in moves:
+        dice = None if move["dice"] is None else chain.dice_text(move["dice"])
+        link = chain.link(link, move["seq"], move["seat"], move["action"], dice)
+        if move.get("link") is not None and move["link"] != link:
+            return Mismatch("chain", {"seq": move["seq"], "action": move["action"]})
+    if link != str(head).lower():
+        last = moves[-1] if moves else {"seq": 0, "action": ""}
+        return Mismatch("chain_end", {"seq": last["seq"], "action": last["action"]})
+    return None
+
+
 def verify_draws(
-    server_seed: str, client_seed: str, commitment: str, actions: Sequence[tuple[int, Calls | None]]
+    server_seed: str,
+    client_seed: str,
+    commitment: str,
+    actions: Sequence[tuple[int, Calls | None]],
+    start: str | None = None,
 ) -> Mismatch | None:
     """Check SHA-256(seed) against the commitment, then every recorded draw against the stream.
 
@@ -139,7 +178,7 @@ def verify_draws(
         for number, call in enumerate(calls or ()):
             if not well_formed(call):
                 return Mismatch("malformed", {"seq": seq, "call": number, "recorded": call})
-            want = expected_values(seed, client_seed, nonce, call)
+            want = expected_values(seed, client_seed, nonce, call, start)
             if want != call[2]:
                 first = next(i for i, (w, g) in enumerate(zip(want, call[2], strict=True)) if w != g)
                 return Mismatch(
@@ -208,7 +247,7 @@ def verify_replay(export: dict[str, Any]) -> Mismatch | None:
         engine = get_engine(export["game"])
     except KeyError:
         return Mismatch("unknown_game", {"game": export["game"]})
-    fair = FairDice.from_hex(export["server_seed"], export["client_seed"])
+    fair = FairDice.from_hex(export["server_seed"], export["client_seed"], 0, export.get("start"))
     state: Any = None
     for move in export["moves"]:
         seq, seat, text = move["seq"], move["seat"], move["action"]
@@ -247,6 +286,11 @@ _FIELDS: dict[str, tuple[type, ...]] = {
     "client_seed": (str,),
     "result": (dict, type(None)),
 }
+_V2_FIELDS: dict[str, tuple[type, ...]] = {
+    "start": (str, type(None)),
+    "chain": (str, type(None)),
+    "owner_seated": (bool,),
+}
 _MOVE_FIELDS: dict[str, tuple[type, ...]] = {
     "seq": (int,),
     "seat": (int, type(None)),
@@ -257,15 +301,17 @@ _MOVE_FIELDS: dict[str, tuple[type, ...]] = {
 
 
 def check_schema(export: Any) -> Mismatch | None:
-    """Is this a version 1 export with every field of the right type, and the moves in seq order? A problem names
-    the first field that is missing or wrong (``moves[3].seq``)."""
+    """Is this a version 1 or 2 export with every field of the right type, and the moves in seq order (in version 2
+    with no seq left out)? A problem names the first field that is missing or wrong (``moves[3].seq``)."""
     if not isinstance(export, dict) or export.get("format", FORMAT) != FORMAT:
         return Mismatch("not_export")
-    if export.get("version") != VERSION:
-        return Mismatch("version", {"version": export.get("version"), "supported": VERSION})
+    version = export.get("version")
+    if version not in VERSIONS or isinstance(version, bool):
+        return Mismatch("version", {"version": version, "supported": VERSION})
     if all(export.get(name) is None for name in UNFAIR):  # a game from before fair dice: nothing to check against
         return Mismatch("not_fair")
-    for name, kinds in _FIELDS.items():
+    fields = {**_FIELDS, **_V2_FIELDS} if version == 2 else _FIELDS
+    for name, kinds in fields.items():
         if name not in export or not isinstance(export[name], kinds):
             return Mismatch("schema", {"field": name})
     for number, player in enumerate(export["players"]):
@@ -275,22 +321,32 @@ def check_schema(export: Any) -> Mismatch | None:
     for number, move in enumerate(export["moves"]):
         if not isinstance(move, dict):
             return Mismatch("schema", {"field": f"moves[{number}]"})
-        for name, kinds in _MOVE_FIELDS.items():
+        move_fields = {**_MOVE_FIELDS, "link": (str, type(None))} if version == 2 else _MOVE_FIELDS
+        for name, kinds in move_fields.items():
             value = move.get(name)
             if name not in move or not isinstance(value, kinds) or isinstance(value, bool):
                 return Mismatch("schema", {"field": f"moves[{number}].{name}"})
         if last is not None and move["seq"] <= last:  # seqs only grow: an action left out keeps its gap
             return Mismatch("schema", {"field": f"moves[{number}].seq"})
+        if version == 2 and last is not None and move["seq"] != last + 1:  # and, since the chain, none is left out
+            return Mismatch("gap", {"seq": last + 1, "after": last})
         last = move["seq"]
     return None
 
 
 def verify_export(export: Any) -> Mismatch | None:
-    """Everything: the schema, the commitment, every draw, then the replay. None when the game checks out."""
+    """Everything: the schema, the chain, the commitment and every draw, then the replay. None when the game
+    checks out."""
     problem = check_schema(export)
     if problem is None:
+        seed = _seed_bytes(export["server_seed"], export["commitment"])
+        problem = seed if isinstance(seed, Mismatch) else None
+    if problem is None and export.get("chain") is not None:  # any edit, cut or move is named at its action
+        problem = verify_chain(export["commitment"], export["chain"], export["moves"])
+    if problem is None:  # a forger who rebuilt the chain is caught at the first draw the seed does not give
         actions = [(m["seq"], m["dice"]) for m in export["moves"]]
-        problem = verify_draws(export["server_seed"], export["client_seed"], export["commitment"], actions)
+        fair = (export["server_seed"], export["client_seed"], export["commitment"])
+        problem = verify_draws(*fair, actions, export.get("start"))
     return problem if problem is not None else verify_replay(export)
 
 

@@ -167,6 +167,15 @@ class Reply:
     later: Callable[[], Awaitable[Message | None]] | None = None  # a private follow-up made once the edit is sent
 
 
+def owner_ids(application: discord.AppInfo | None) -> frozenset[int]:
+    """The bot's application owners (a team's members, or its one owner): a game one of them plays is marked."""
+    if application is None:
+        return frozenset()
+    if application.team is not None:
+        return frozenset(member.id for member in application.team.members)
+    return frozenset({application.owner.id})
+
+
 class Click:
     """One click on a table control, from its custom id to the answer (or a slash command doing the same)."""
 
@@ -481,7 +490,9 @@ class Click:
             )
             await service.add_computer(channel_id, self.user_id, level, name)
         else:
-            await service.start_game(channel_id, self.user_id)
+            # the start value: the id Discord gave this click, which nobody (the operator included) could know before
+            start, owners = str(self.interaction.id), owner_ids(self.bot.application)
+            await service.start_game(channel_id, self.user_id, start=start, owner_ids=owners)
         return None
 
     async def host_tool(self, channel_id: int, verb: str) -> str:

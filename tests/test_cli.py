@@ -304,7 +304,7 @@ def test_verify_checks_an_exported_game_offline(tmp_path, capsys):
     bad.write_text(json.dumps(export), encoding="utf-8")
     assert cli.main(["verify", str(bad)]) == 1
     err = capsys.readouterr().err
-    assert "✗" in err and f"action {roll['seq']}" in err
+    assert "✗" in err and f"move {roll['seq']} (roll)" in err  # the chain breaks at the changed move
     assert cli.main(["verify", str(tmp_path / "missing.json")]) == 1
     assert "Traceback" not in capsys.readouterr().err
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import hmac
 import json
 import random
 import re
@@ -27,7 +28,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import bot.games.fair as fair_module
-from bot.games import Action, IllegalMove, available_games, get_engine
+from bot.games import Action, IllegalMove, available_games, chain, get_engine
 from bot.games.fair import (
     FairDice,
     block,
@@ -38,6 +39,7 @@ from bot.games.fair import (
     split_client_seed,
 )
 from bot.i18n import catalog
+from bot.jsontext import dumps
 from bot.verify import Mismatch, build_export, main, mismatch_text, verify_draws, verify_export
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,14 +74,24 @@ class Recorder:
         return calls or None
 
 
-def play(game: str, rng_seed: int, seed: bytes = SEED, client: str = CLIENT, twists: bool = True) -> dict[str, Any]:
-    """A random legal game with FairDice, exported. ``twists``: now and then a timeout or a forfeit, as the table
-    service applies them."""
+START = "1445678901234567890"  # a start value, as Discord's interaction ids look
+
+
+def play(
+    game: str,
+    rng_seed: int,
+    seed: bytes = SEED,
+    client: str = CLIENT,
+    twists: bool = True,
+    start: str | None = START,
+) -> dict[str, Any]:
+    """A random legal game with FairDice (with the start value ``start``), exported with its hash chain as the
+    table service links it. ``twists``: now and then a timeout or a forfeit, as the table service applies them."""
     engine, rng = get_engine(game), random.Random(rng_seed)
     options = engine.options({})
     lo, hi = engine.player_range(options)
     players = rng.randint(lo, min(hi, 4))
-    dice = Recorder(FairDice(seed, client))
+    dice = Recorder(FairDice(seed, client, 0, start))
     state, _ = engine.new_game(players, options, dice)
     moves: list[tuple[int, int | None, str, Any, float]] = [(1, None, "start", dice.take(), 1764583200.0)]
     while not engine.is_over(state):
@@ -98,7 +110,12 @@ def play(game: str, rng_seed: int, seed: bytes = SEED, client: str = CLIENT, twi
         moves.append((len(moves) + 1, seat, text, dice.take(), 1764583200.0 + 7 * len(moves)))
     names = [f"player {i}" for i in range(players)]
     fair = FairDice(seed, client)
-    return build_export(game, {}, names, moves, fair.commitment, seed.hex(), client, engine.outcome(state))
+    link, linked = chain.genesis(fair.commitment), []
+    for seq, seat, text, calls, at in moves:  # as TableDice.links does, from the stored dice text
+        link = chain.link(link, seq, seat, text, dumps(calls) if calls else None)
+        linked.append((seq, seat, text, calls, at, link))
+    outcome = engine.outcome(state)
+    return build_export(game, {}, names, linked, fair.commitment, seed.hex(), client, outcome, start=start, chain=link)
 
 
 @cache
@@ -203,7 +220,7 @@ def test_rejection_takes_the_first_word_below_the_limit(monkeypatch: pytest.Monk
         words = [0xFFFFFFFF] * 8 if counter == 0 else [2**32 - 4, 2**32 - 5, 0, 0, 0, 0, 0, 0]
         return b"".join(w.to_bytes(4, "big") for w in words)
 
-    monkeypatch.setattr(fair_module, "block", lambda seed, client, nonce, counter: crafted(nonce, counter))
+    monkeypatch.setattr(fair_module, "block", lambda seed, client, nonce, counter, start=None: crafted(nonce, counter))
     assert draw_below(SEED, CLIENT, 9, 6) == (2**32 - 5) % 6
     monkeypatch.setattr(FairDice, "_block", lambda self, nonce, counter: crafted(nonce, counter))
     assert FairDice(SEED, CLIENT, nonce=9).roll(1, 6) == [(2**32 - 5) % 6 + 1]
@@ -327,7 +344,9 @@ def test_any_changed_die_is_reported_at_that_draw(name: str, rng_seed: int, data
     assume(n > 1)  # a d1 or a one-item population has no other value to change to
     shift = data.draw(st.integers(1, n - 1), label="shift")
     values[p] = (values[p] - 1 + shift) % n + 1 if kind == "r" else (values[p] + shift) % n
-    problem = verify_export(export)
+    problem = verify_export(export)  # the chain breaks at the move; rebuilt, the draw gives it away
+    assert problem == Mismatch("chain", {"seq": export["moves"][m]["seq"], "action": export["moves"][m]["action"]})
+    problem = verify_export(relinked(export))
     assert problem is not None and problem.code == "draw", problem
     assert problem.params["seq"] == export["moves"][m]["seq"]
     assert problem.params["call"] == c and problem.params["draw"] == nonce
@@ -342,7 +361,9 @@ def test_a_wrong_seed_fails() -> None:
         "commitment", {"commitment": export["commitment"], "hashed": commitment_of(bytes(range(1, 33)))}
     )
     export["commitment"] = commitment_of(bytes(range(1, 33)))  # a seed that matches its commitment, not the dice
-    problem = verify_export(export)
+    problem = verify_export(export)  # the chain starts at the commitment: it breaks at once
+    assert problem is not None and (problem.code, problem.params["seq"]) == ("chain", 1)
+    problem = verify_export(relinked(export))
     assert problem is not None and problem.code == "draw"
     export = game("pig")
     export["client_seed"] = "alice|eve"
@@ -359,24 +380,37 @@ def pig_move(export: dict[str, Any], action: str, follows: str) -> dict[str, Any
     return next(b for a, b in pairs if (a["action"], b["action"]) == (follows, action) and a["seat"] == b["seat"])
 
 
+def relinked(export: dict[str, Any]) -> dict[str, Any]:
+    """``export`` with its chain rebuilt over its moves as they are now (a forger who redid the links and the head):
+    what the replay must still catch."""
+    link = chain.genesis(export["commitment"])
+    for m in export["moves"]:
+        dice = None if m["dice"] is None else chain.dice_text(m["dice"])
+        m["link"] = link = chain.link(link, m["seq"], m["seat"], m["action"], dice)
+    export["chain"] = link
+    return export
+
+
 def test_a_changed_move_fails() -> None:
     export = game("pig")
-    pig_move(export, "roll", "roll")["action"] = "hold"  # a hold makes no dice call, the record holds one
-    assert verify_export(export).code == "unused_call"  # type: ignore[union-attr]
+    move = pig_move(export, "roll", "roll")
+    move["action"] = "hold"  # a hold makes no dice call, the record holds one
+    assert verify_export(export) == Mismatch("chain", {"seq": move["seq"], "action": "hold"})
+    assert verify_export(relinked(export)).code == "unused_call"  # type: ignore[union-attr]
 
     export = game("pig")
     pig_move(export, "hold", "roll")["action"] = "roll"  # a roll where none is recorded
-    assert verify_export(export).code == "unrecorded_call"  # type: ignore[union-attr]
+    assert verify_export(relinked(export)).code == "unrecorded_call"  # type: ignore[union-attr]
 
     export = game("pig")
     move = pig_move(export, "roll", "roll")
     move["seat"] = 1 - move["seat"] if len(export["players"]) == 2 else (move["seat"] + 1) % len(export["players"])
-    problem = verify_export(export)
+    problem = verify_export(relinked(export))
     assert problem is not None and problem.code == "illegal" and problem.params["seq"] == move["seq"]
 
     export = game("mia")
     del export["moves"][-1]  # the game no longer ends as recorded
-    problem = verify_export(export)
+    problem = verify_export(relinked(export))
     assert problem is not None and problem.code in ("result", "draw", "unused_call"), problem
 
     export = game("mex")
@@ -388,11 +422,11 @@ def test_a_changed_dice_shape_fails() -> None:
     export = game("pig")
     move = pig_move(export, "roll", "roll")
     move["dice"][0][1] = 8  # a d8 where the game rolls a d6: reported as a draw (the d8's stream differs) ...
-    assert verify_export(export).code in ("draw", "shape")  # type: ignore[union-attr]
+    assert verify_export(relinked(export)).code in ("draw", "shape")  # type: ignore[union-attr]
     export = game("pig")
     move = pig_move(export, "roll", "roll")
     move["dice"][0] = ["x", 6, [1]]
-    assert verify_export(export) == Mismatch("malformed", {"seq": move["seq"], "call": 0, "recorded": ["x", 6, [1]]})
+    assert verify_export(relinked(export)) == Mismatch("malformed", {"seq": move["seq"], "call": 0, "recorded": ["x", 6, [1]]})
 
 
 def test_verify_draws_alone_names_the_first_mismatch() -> None:
@@ -408,7 +442,7 @@ def test_verify_draws_alone_names_the_first_mismatch() -> None:
 
 def test_the_schema_is_checked() -> None:
     export = game("pig")
-    assert verify_export({**export, "version": 2}) == Mismatch("version", {"version": 2, "supported": 1})
+    assert verify_export({**export, "version": 3}) == Mismatch("version", {"version": 3, "supported": 2})
     assert verify_export({**export, "format": "chess"}) == Mismatch("not_export")
     assert verify_export([]) == Mismatch("not_export")
     without = {k: v for k, v in export.items() if k != "client_seed"}
@@ -424,6 +458,8 @@ def test_a_cancelled_game_verifies_up_to_where_it_stopped() -> None:
     export = game("mythic")
     export["moves"] = export["moves"][: len(export["moves"]) // 2]
     export["result"] = None
+    assert verify_export(export).code == "chain_end"  # type: ignore[union-attr]
+    export["chain"] = export["moves"][-1]["link"]  # a cancel reveals the head where the log stopped
     assert verify_export(export) is None
 
 
@@ -454,6 +490,9 @@ def test_main_prints_a_tick_or_the_first_mismatch(tmp_path: Path, capsys: pytest
     export["moves"][0]["dice"][-1][2][0] ^= 1
     path.write_text(json.dumps(export), encoding="utf-8")
     assert main([str(path)]) == 1
+    assert capsys.readouterr().err.startswith("✗ the action log's chain breaks at move 1 (start)")
+    path.write_text(json.dumps(relinked(export)), encoding="utf-8")
+    assert main([str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("✗ action 1, dice call") and "the seed gives" in err
     assert main([str(tmp_path / "missing.json")]) == 1
@@ -467,7 +506,7 @@ def test_main_prints_a_tick_or_the_first_mismatch(tmp_path: Path, capsys: pytest
 def reference_verifier() -> dict[str, Any]:
     text = DOC.read_text(encoding="utf-8")
     code = text.split("<!-- reference verifier -->", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
-    assert len([line for line in code.splitlines() if line.strip()]) <= 21  # as docs/FAIRNESS.md says
+    assert len([line for line in code.splitlines() if line.strip()]) <= 26  # as docs/FAIRNESS.md says
     assert set(re.findall(r"^import (.+)$", code, re.M)) == {"hashlib, hmac, json, sys"}
     scope: dict[str, Any] = {"__name__": "reference"}
     exec(compile(code, str(DOC), "exec"), scope)
@@ -492,8 +531,8 @@ def test_the_reference_verifier_accepts_every_game_and_catches_a_changed_die() -
 def test_the_reference_verifier_draws_the_vectors() -> None:
     draw = reference_verifier()["draw"]
     for sides, faces in vectors()["rolls"].items():
-        assert [draw(SEED, CLIENT, nonce, int(sides)) + 1 for nonce in range(len(faces))] == faces
-    assert draw(SEED, CLIENT, 287, REJECTING) + 1 == vectors()["rejection"]["face"]
+        assert [draw(SEED, CLIENT + ":", nonce, int(sides)) + 1 for nonce in range(len(faces))] == faces
+    assert draw(SEED, CLIENT + ":", 287, REJECTING) + 1 == vectors()["rejection"]["face"]
 
 
 def test_the_worked_example_has_the_streams_numbers() -> None:
@@ -574,7 +613,7 @@ def test_the_services_recorder_records_fair_dice_as_the_verifier_reads_them() ->
 
     for name, rng_seed in VECTOR_GAMES:
         export = game(name, rng_seed)
-        engine, fair = get_engine(name), FairDice(SEED, CLIENT)
+        engine, fair = get_engine(name), FairDice(SEED, CLIENT, 0, export["start"])
         recorder = RecordingDice(fair)
         state, _ = engine.new_game(len(export["players"]), engine.options(export["options"]), recorder)
         recorded = [recorder.take() or None]
@@ -644,3 +683,87 @@ def test_the_verify_subcommand_parses_its_file(tmp_path: Path, capsys: pytest.Ca
     path.write_text(json.dumps(game("liar")), encoding="utf-8")
     args = parser.parse_args(["verify", str(path)])
     assert args.handler(args) == 0 and capsys.readouterr().out.startswith("✓ liar game verified")
+
+
+# -- the hash chain: nothing can be cut, added, moved or changed --------------------------------------------------
+
+
+def refused_at(export: dict[str, Any]) -> Mismatch:
+    """verify_export's refusal, which must name the action it fails at."""
+    problem = verify_export(export)
+    assert problem is not None, "a tampered log verified"
+    assert "seq" in problem.params or problem.code == "schema", problem
+    return problem
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_every_deletion_swap_and_truncation_of_a_chained_log_is_refused_at_an_action(name: str) -> None:
+    for rng_seed in range(3):
+        export = game(name, rng_seed)
+        assert verify_export(export) is None
+        moves = export["moves"]
+        seqs = [m["seq"] for m in moves]
+        for i in range(len(moves)):  # each single deletion
+            cut = copy.deepcopy(export)
+            del cut["moves"][i]
+            problem = refused_at(cut)
+            # named: the move after the gap (its link or its seq), or for the last move the end of the chain
+            assert problem.params.get("seq") in (seqs[i], seqs[i - 1] if i else None, *seqs[i : i + 2]), problem
+        for i in range(len(moves) - 1):  # each adjacent swap
+            swapped = copy.deepcopy(export)
+            swapped["moves"][i], swapped["moves"][i + 1] = swapped["moves"][i + 1], swapped["moves"][i]
+            refused_at(swapped)
+        for end in range(1, len(moves)):  # a log cut after every move, its result dropped (a cancelled game)
+            short = copy.deepcopy(export)
+            short["moves"], short["result"] = short["moves"][:end], None
+            assert refused_at(short).code == "chain_end"
+
+
+def test_a_move_without_dice_cannot_be_left_out_nor_the_last_dice_move() -> None:
+    # The two cuts the verifier accepted before the chain: a Mia peek (no dice) and a Mex game's last dice move.
+    for name in ("mia", "mex"):
+        export = game(name, 1)
+        for index in (
+            next(i for i, m in enumerate(export["moves"]) if m["dice"] is None),
+            max(i for i, m in enumerate(export["moves"]) if m["dice"]),
+        ):
+            cut = copy.deepcopy(export)
+            removed = cut["moves"].pop(index)
+            problem = refused_at(cut)
+            assert problem.code in ("chain", "chain_end", "gap"), (name, removed, problem)
+
+
+def test_an_edited_action_or_head_is_refused_at_that_action() -> None:
+    export = game("liar", 2)
+    edited = copy.deepcopy(export)
+    middle = edited["moves"][len(edited["moves"]) // 2]
+    middle["at"] = 0.0  # a time is not in the chain: harmless
+    assert verify_export(edited) is None
+    middle["seat"] = (middle["seat"] or 0) + 1
+    assert refused_at(edited) == Mismatch("chain", {"seq": middle["seq"], "action": middle["action"]})
+    head = copy.deepcopy(export)
+    head["chain"] = "0" * 64
+    assert refused_at(head).code == "chain_end"
+
+
+def test_the_start_value_is_part_of_the_stream() -> None:
+    export = game("pig")
+    assert export["start"] == START and verify_export(export) is None
+    other = copy.deepcopy(export)
+    other["start"] = "1445678901234567891"  # another click: other dice
+    assert refused_at(other).code == "draw"
+    assert FairDice(SEED, CLIENT, 0, START).roll(8) != FairDice(SEED, CLIENT).roll(8)
+    assert block(SEED, CLIENT, 3, 0, START) == hmac.digest(SEED, f"{CLIENT}:{START}:3:0".encode(), "sha256")
+
+
+def test_a_version_1_export_verifies_as_before() -> None:
+    old = play("mex", 4, start=None)
+    old["version"] = 1
+    for key in ("start", "chain", "owner_seated"):
+        del old[key]
+    for move in old["moves"]:
+        del move["link"]
+    assert verify_export(old) is None
+    del old["moves"][-1]  # without a chain, the last move's cut is not seen: why version 2 has one
+    old["result"] = None
+    assert verify_export(old) is None

@@ -69,8 +69,14 @@ async def test_a_fair_pig_game_replays_to_its_final_state_and_its_export_verifie
     changed = copy.deepcopy(export)
     move = next(m for m in changed["moves"] if m["dice"] and m["dice"][0][0] == "r")
     move["dice"][0][2][0] = move["dice"][0][2][0] % 6 + 1
+    problem = verify_export(changed)  # the move's link no longer matches: the chain breaks at it
+    assert problem is not None and problem.code == "chain" and problem.params["seq"] == move["seq"]
+    assert export["chain"] == export["moves"][-1]["link"] == record.fair["chain"] is not None
+    changed = copy.deepcopy(export)
+    changed["moves"][-1]["at"] = None  # a time is outside the chain; the last move's seat is in it
+    changed["moves"][-1]["seat"] = 1 - changed["moves"][-1]["seat"]
     problem = verify_export(changed)
-    assert problem is not None and problem.code == "draw" and problem.params["seq"] == move["seq"]
+    assert problem is not None and problem.code == "chain" and problem.params["seq"] == changed["moves"][-1]["seq"]
 
 
 async def test_every_page_of_a_liars_dice_replay_shows_every_players_hidden_dice(store):
@@ -125,7 +131,12 @@ async def test_the_seed_of_a_game_that_is_not_over_never_leaves_the_store(store)
     await service.start_game(1, ALICE.id)
     stored = json.loads((await store.fetch_one("SELECT fair FROM games WHERE id = ?", (table.id,)))["fair"])
     record = await history.game_record(store, table.id)
-    assert record.fair == {"commitment": stored["commitment"], "client_seed": stored["client_seed"]}
+    assert record.fair == {
+        "commitment": stored["commitment"],
+        "client_seed": stored["client_seed"],
+        "start": None,
+        "owner_seated": False,
+    }
     await service.cancel(1, ALICE.id)
     cancelled = await history.game_record(store, table.id)
     assert cancelled.fair["seed"] == stored["seed"]  # over: revealed

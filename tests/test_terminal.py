@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 import bot.i18n
 import bot.render
-from bot import terminal
+from bot import cli, terminal
 from bot.games import Action, Event, get_engine
 from bot.games.dice import SeededDice
 from bot.i18n import SURFACE, catalog, t
@@ -25,6 +26,7 @@ from bot.terminal import presenter as terminal_presenter
 from bot.terminal.console import display_width, wrap
 from bot.terminal.menus import Entry, Moves, Refusal
 from bot.terminal.moves import build as build_moves
+from bot.verify import verify_export
 from tests.e2e.english import english_fragments
 
 
@@ -102,6 +104,33 @@ async def test_play_uses_fair_dice_shows_the_commitment_first_and_the_seed_at_th
     _, unseeded = await run("pig", Script(), level="easy", options={"target": "20"}, seed=None)
     assert any(line.startswith("🔒 Fair dice") for line in unseeded)  # a fresh secret seed: FairDice.new
     assert any(line.startswith("🔓") for line in unseeded)
+
+
+@pytest.mark.parametrize("game, options", [("pig", {"target": "20"}), ("liar", {}), ("mythic", {})])
+async def test_a_terminal_game_exports_what_dicetavern_verify_checks(tmp_path, game, options):
+    path = tmp_path / f"{game}.json"
+    code, lines = await run(game, Script(), level="easy", options=options, seed=3, export=str(path))
+    assert code == 0
+    export = json.loads(path.read_text(encoding="utf-8"))
+    assert verify_export(export) is None and export["version"] == 2 and export["result"] is not None
+    assert export["chain"] == export["moves"][-1]["link"] is not None
+    text = "\n".join(lines)
+    first_table = text.index("── 🎲")
+    assert export["commitment"] in text[:first_table] and f"Client seed: {export['client_seed']}" in text
+    said = " ".join(" ".join(lines[-3:]).split())  # the last lines, unwrapped
+    assert f"Exported to {path}: check it with" in said and said.endswith(f"dicetavern verify {path}.")
+    assert cli.main(["verify", str(path)]) == 0
+    cut = dict(export, moves=export["moves"][:-1])  # its last move left out: refused
+    path.write_text(json.dumps(cut), encoding="utf-8")
+    assert cli.main(["verify", str(path)]) == 1
+
+
+async def test_a_game_that_does_not_end_is_not_exported_and_a_bad_path_is_said(tmp_path):
+    path = tmp_path / "quit.json"
+    code, lines = await run("pig", Script(["q"]), level="easy", export=str(path))
+    assert code == 0 and not path.exists() and lines[-1] == "The game did not end, so nothing was exported."
+    code, lines = await run("pig", Script(), level="easy", options={"target": "20"}, export=str(tmp_path))
+    assert code == 0 and f"Could not write the export {tmp_path}: " in " ".join(" ".join(lines[-2:]).split())
 
 
 async def test_typed_actions_and_prefixes_are_accepted():

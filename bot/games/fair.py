@@ -2,8 +2,11 @@
 
 The stream (``docs/FAIRNESS.md`` is the reference; keep the two in step):
 
-- block(nonce, counter) = HMAC-SHA256(key=server_seed, msg=f"{client_seed}:{nonce}:{counter}" in UTF-8), nonce and
-  counter in decimal without padding. ``nonce`` numbers the game's draws from 0: each face of a roll and each
+- block(nonce, counter) = HMAC-SHA256(key=server_seed, msg=f"{client_seed}:{start}:{nonce}:{counter}" in UTF-8),
+  nonce and counter in decimal without padding. ``start`` is the start value: the id Discord gave the interaction
+  that started the game, known to nobody (the operator included) before that click, after every player's
+  entry is fixed. A game from before start values (or a terminal game) has none: msg is
+  f"{client_seed}:{nonce}:{counter}". ``nonce`` numbers the game's draws from 0: each face of a roll and each
   item of a sample is one draw. ``counter`` starts at 0 and moves on only when a block yields no usable word.
 - A draw of a number below ``n`` reads the block's eight 4-byte big-endian unsigned words in order and takes the
   first ``r < limit``, ``limit = 2**32 - 2**32 % n``, as ``r % n`` (rejection sampling: no modulo bias).
@@ -38,19 +41,24 @@ def commitment_of(server_seed: bytes) -> str:
     return hashlib.sha256(server_seed).hexdigest()
 
 
-def block(server_seed: bytes, client_seed: str, nonce: int, counter: int) -> bytes:
+def stream_prefix(client_seed: str, start: str | None = None) -> str:
+    """What every block's message begins with: the client seed, then the start value if the game has one."""
+    return f"{client_seed}:" if start is None else f"{client_seed}:{start}:"
+
+
+def block(server_seed: bytes, client_seed: str, nonce: int, counter: int, start: str | None = None) -> bytes:
     """One 32-byte block of the stream."""
-    return hmac.digest(server_seed, f"{client_seed}:{nonce}:{counter}".encode(), "sha256")
+    return hmac.digest(server_seed, f"{stream_prefix(client_seed, start)}{nonce}:{counter}".encode(), "sha256")
 
 
-def draw_below(server_seed: bytes, client_seed: str, nonce: int, n: int) -> int:
+def draw_below(server_seed: bytes, client_seed: str, nonce: int, n: int, start: str | None = None) -> int:
     """Draw number ``nonce`` of the stream as a number in ``0..n-1`` (uniform, by rejection sampling)."""
     if not 1 <= n <= _WORDS:
         raise ValueError(f"cannot draw below {n}: n must be 1..2**32")
     limit = _WORDS - _WORDS % n
     counter = 0
     while True:
-        for r in _words(block(server_seed, client_seed, nonce, counter)):
+        for r in _words(block(server_seed, client_seed, nonce, counter, start)):
             if r < limit:
                 return r % n
         counter += 1  # all eight words rejected (only likely when n is near 2**32): the next block
@@ -93,13 +101,14 @@ class FairDice:
     gives it after a restart).
     """
 
-    __slots__ = ("_seed", "_inner", "_outer", "_prefix", "client_seed", "commitment", "nonce")
+    __slots__ = ("_seed", "_inner", "_outer", "_prefix", "client_seed", "commitment", "nonce", "start")
 
-    def __init__(self, server_seed: bytes, client_seed: str, nonce: int = 0) -> None:
+    def __init__(self, server_seed: bytes, client_seed: str, nonce: int = 0, start: str | None = None) -> None:
         if not server_seed:
             raise ValueError("the server seed is empty")
         self._seed = bytes(server_seed)
         self.client_seed = client_seed
+        self.start = start
         self.commitment = commitment_of(self._seed)
         self.nonce = nonce
         # HMAC's two keyed SHA-256 states, computed once: a block is then two copies and updates, less than half
@@ -109,7 +118,7 @@ class FairDice:
         key = key.ljust(64, b"\0")
         self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
         self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
-        self._prefix = f"{client_seed}:".encode()
+        self._prefix = stream_prefix(client_seed, start).encode()
 
     @classmethod
     def new(cls, client_seed: str = "") -> FairDice:
@@ -117,16 +126,17 @@ class FairDice:
         return cls(secrets.token_bytes(SEED_BYTES), client_seed)
 
     @classmethod
-    def from_hex(cls, server_seed: str, client_seed: str, nonce: int = 0) -> FairDice:
-        return cls(bytes.fromhex(server_seed), client_seed, nonce)
+    def from_hex(cls, server_seed: str, client_seed: str, nonce: int = 0, start: str | None = None) -> FairDice:
+        return cls(bytes.fromhex(server_seed), client_seed, nonce, start)
 
     def reveal(self) -> str:
         """The server seed in hex: to persist, and to publish once the game is over. Nowhere else."""
         return self._seed.hex()
 
-    def with_client_seed(self, client_seed: str) -> FairDice:
-        """The same seed with the client seed fixed at the start (the commitment was published before it)."""
-        return FairDice(self._seed, client_seed, self.nonce)
+    def with_client_seed(self, client_seed: str, start: str | None = None) -> FairDice:
+        """The same seed with the client seed and the start value fixed at the start (the commitment was
+        published before either)."""
+        return FairDice(self._seed, client_seed, self.nonce, start)
 
     def _block(self, nonce: int, counter: int) -> bytes:
         inner = self._inner.copy()
@@ -165,6 +175,9 @@ class FairDice:
         return [items[i] for i in self.sample_indices(len(items), k)]
 
     def __repr__(self) -> str:
-        return f"FairDice(commitment={self.commitment[:16]}…, client_seed={self.client_seed!r}, nonce={self.nonce})"
+        return (
+            f"FairDice(commitment={self.commitment[:16]}…, client_seed={self.client_seed!r}, start={self.start!r},"
+            f" nonce={self.nonce})"
+        )
 
     __str__ = __repr__

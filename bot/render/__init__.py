@@ -254,8 +254,22 @@ def fair_lines(table: Table, locale: str) -> list[str]:
     if table.state is not None and table.status not in OVER:
         shown = clip(fair.client_seed.replace("`", "ˋ"), CLIENT_SEED_SHOWN)  # a backtick would end the code span
         lines.append(t("fair.client_seed", locale, client_seed=shown))
+        if fair.start is not None:
+            lines.append(t("fair.start", locale, start=fair.start))
     if table.status == "cancelled":
         lines.append(t("fair.seed", locale, seed=fair.reveal(), id=table.id))
+        lines += over_lines(table, locale)
+    return lines
+
+
+def over_lines(table: Table, locale: str) -> list[str]:
+    """What a game that is over adds to its seed: the chain's head, and the mark of a game the bot's owner played."""
+    lines = []
+    head = getattr(table, "chain", None)
+    if head:
+        lines.append(t("fair.chain", locale, head=head))
+    if getattr(table, "owner_seated", False):
+        lines.append(t("fair.owner_seated", locale))
     return lines
 
 

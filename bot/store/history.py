@@ -37,6 +37,7 @@ class Move:
     action: str
     dice: list[list[Any]] | None  # the dice calls it made, in order (``bot.games.dice.DiceCall``), or None
     at: float | None  # None once the game was compacted
+    link: str | None = None  # its link in the hash chain (bot.games.chain); None: no chain, or compacted
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ class GameRecord:
     options: dict[str, Any]
     seats: list[dict[str, Any]]  # {"id", "name", "level"} in seat order
     state: str | None  # the engine's JSON of the last snapshot (the final state of a game that is over)
-    fair: dict[str, Any] | None  # {"commitment", "client_seed", "seed"}; None: played before fair dice
+    # {"commitment", "client_seed", "seed", "start", "chain", "owner_seated"}; None: played before fair dice
+    fair: dict[str, Any] | None
     created_at: float
     updated_at: float
     moves: list[Move] = field(default_factory=list)
@@ -139,9 +141,12 @@ async def game_record(store: Store, game_id: int) -> GameRecord | None:
         moves = [Move(seq, seat, action, dice, None) for seq, seat, action, dice in loads(row["record"])]
     else:
         rows = await store.fetch_all(
-            "SELECT seq, seat, action, dice, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT seq, seat, action, dice, at, link FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         )
-        moves = [Move(r["seq"], r["seat"], r["action"], loads(r["dice"]) if r["dice"] else None, r["at"]) for r in rows]
+        moves = [
+            Move(r["seq"], r["seat"], r["action"], loads(r["dice"]) if r["dice"] else None, r["at"], r["link"])
+            for r in rows
+        ]
     return GameRecord(
         id=row["id"],
         guild_id=row["guild_id"],

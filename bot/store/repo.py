@@ -55,9 +55,10 @@ def insert_game(row: dict[str, Any]) -> Statement:
 OVER = ("finished", "cancelled")
 
 
-def fair_json(commitment: str, client_seed: str | None, seed: str) -> str:
-    """The games.fair text (``update_game(..., fair=fair_json(...))`` stores it as it is)."""
-    return dumps({"commitment": commitment, "client_seed": client_seed, "seed": seed})
+def fair_json(commitment: str, client_seed: str | None, seed: str, **started: Any) -> str:
+    """The games.fair text (``update_game(..., fair=fair_json(...))`` stores it as it is). ``started``: what the
+    start fixed (``start``, the start value; ``owner_seated``) and the end revealed (``chain``, the log's head)."""
+    return dumps({"commitment": commitment, "client_seed": client_seed, "seed": seed, **started})
 
 
 async def finished_fair(store: Store, game_id: int) -> dict[str, Any] | None:
@@ -116,12 +117,15 @@ def insert_action(
     now: float,
     dice: str | None = None,
     due: float | None = None,
+    link: str | None = None,
 ) -> Statement:
     """One move of the log: ``dice`` is the JSON of its dice calls (None: it drew nothing), ``due`` the
-    table's deadline after it. Restore replays these rows on top of the last snapshot."""
+    table's deadline after it, ``link`` its place in the hash chain (bot.games.chain; None: the game has none).
+    Restore replays these rows on top of the last snapshot."""
     return (
-        "INSERT INTO actions (game_id, seq, seat, action, interaction_id, at, dice, due) VALUES (?,?,?,?,?,?,?,?)",
-        (game_id, seq, seat, action, interaction_id, now, dice, due),
+        "INSERT INTO actions (game_id, seq, seat, action, interaction_id, at, dice, due, link)"
+        " VALUES (?,?,?,?,?,?,?,?,?)",
+        (game_id, seq, seat, action, interaction_id, now, dice, due, link),
     )
 
 
@@ -217,7 +221,7 @@ async def action_tails(store: Store, owned: str | None = None) -> list[Row]:
     The rows after the snapshot are what restore replays; the first row gives when the snapshot's move was made.
     """
     return await store.fetch_all(
-        "SELECT a.game_id, a.seq, a.seat, a.action, a.dice, a.interaction_id, a.at, a.due"
+        "SELECT a.game_id, a.seq, a.seat, a.action, a.dice, a.interaction_id, a.at, a.due, a.link"
         " FROM games g JOIN actions a ON a.game_id = g.id AND a.seq >= g.version"
         " WHERE g.status = 'running'" + (f" AND {owned}" if owned else "") + " ORDER BY a.game_id, a.seq"
     )

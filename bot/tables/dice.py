@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from bot.games import chain
 from bot.games.dice import DiceSource, RecordingDice, SecureDice
-from bot.games.fair import FairDice
+from bot.games.fair import FairDice, client_seed_from
 from bot.jsontext import dumps
 from bot.store import repo
-from bot.tables.model import Table
+from bot.tables.model import Entry, Table
 
 # Where each table's dice come from: called as a table opens (FairDice.new: a fresh secret seed per table).
 DiceFactory = Callable[[], DiceSource]
@@ -52,9 +53,40 @@ class TableDice:
         return SecureDice() if fair is not None else dice
 
     @staticmethod
-    def fair_json(fair: FairDice, started: bool = False) -> str:
-        """games.fair for a table's dice: the client seed only once the game started (it is fixed then)."""
-        return repo.fair_json(fair.commitment, fair.client_seed if started else None, fair.reveal())
+    def fair_json(fair: FairDice, started: bool = False, **fields: Any) -> str:
+        """games.fair for a table's dice: the client seed and the start value only once the game started (they
+        are fixed then); ``fields``: ``owner_seated``, and the chain's head at the end."""
+        if not started:
+            return repo.fair_json(fair.commitment, None, fair.reveal())
+        return repo.fair_json(fair.commitment, fair.client_seed, fair.reveal(), start=fair.start, **fields)
+
+    @classmethod
+    def started_json(cls, table: Table, fair: FairDice, head: str | None = None) -> str:
+        """games.fair of a started game: what the start fixed, and at the end (``head``) the chain's head."""
+        ended = {} if head is None else {"chain": head}
+        return cls.fair_json(fair, started=True, owner_seated=table.owner_seated, **ended)
+
+    @staticmethod
+    def fix_start(table: Table, start: str | None, owner_ids: frozenset[int]) -> None:
+        """At the start: the client seed from everyone's entropy in seat order, then the start value, fixed into
+        the table's fair dice; the chain begins at the commitment; whether an owner of the bot plays."""
+        fair = table.fair
+        if fair is not None:
+            table.dice = table.fair = fair = fair.with_client_seed(
+                client_seed_from([s.entry for s in table.seats]), start
+            )
+            table.chain, table.start = chain.genesis(fair.commitment), start
+        table.owner_seated = any(not s.is_bot and s.id in owner_ids for s in table.seats)
+
+    @staticmethod
+    def links(table: Table, entries: list[Entry]) -> list[str | None]:
+        """Each entry's link in the table's hash chain, after its head (all None for a table without a chain)."""
+        head, links = table.chain, []
+        for i, (seat, text, _, dice) in enumerate(entries):
+            if head is not None:
+                head = chain.link(head, table.version + i + 1, seat, text, dice)
+            links.append(head)
+        return links
 
     def draw(self, table: Table, engine_call: Callable[..., R], *args: Any) -> tuple[R, str | None]:
         """``engine_call(*args, dice)`` with the table's dice recorded: (its result, the dice JSON or None).

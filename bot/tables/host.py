@@ -1,6 +1,7 @@
-"""The host's tools in the lobby: take a player out, hand the host role over, change the options. Each takes the
+"""The host's tools in the lobby: start the game, take a player out, hand the host role over, change the options.
+Each takes the
 table's lock, checks with the lobby's rules (``bot.tables.lobby``), commits through the service's ``_save_lobby``
-and publishes; a refusal changes nothing."""
+(the start: ``_commit``) and publishes; a refusal changes nothing."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import Event
 from bot.tables import lobby
-from bot.tables.model import Seat, Table, TableError
+from bot.tables.model import Entry, Seat, Table, TableError
 
 if TYPE_CHECKING:
+    from bot.tables.dice import TableDice
     from bot.tables.port import Presenter
 
 
@@ -26,6 +28,12 @@ class HostCommands:
 
         async def _remove_seat(self, table: Table, seat: int, event: Event) -> None: ...
 
+        dice: TableDice
+
+        async def _commit(
+            self, table: Table, state: Any, events: list[Event], entries: list[Entry], status: str = "running"
+        ) -> None: ...
+
         async def _save_lobby(
             self,
             table: Table,
@@ -34,6 +42,28 @@ class HostCommands:
             logged: list[Event] | None = None,
             options: dict[str, Any] | None = None,
         ) -> None: ...
+
+    async def start_game(
+        self, channel_id: int, user_id: int, start: str | None = None, owner_ids: frozenset[int] = frozenset()
+    ) -> Table:
+        """The host starts the game. ``start``: the start value the fair stream mixes in (the id Discord gave the
+        start's interaction: nobody knew it before); ``owner_ids``: the bot's application owners, so that a game
+        one of them plays is marked."""
+        table = self.table(channel_id)
+        async with table.lock:
+            lobby.require_lobby(table)
+            if user_id != table.host_id:
+                raise TableError("only_host")
+            engine = table.engine
+            options = engine.options(table.options)
+            fewest, _ = engine.player_range(options)
+            if len(table.seats) < fewest:
+                raise TableError("not_enough_players", min=fewest)
+            self.dice.fix_start(table, start, owner_ids)
+            (state, events), dice = self.dice.draw(table, engine.new_game, len(table.seats), options)
+            table.timeouts = [0] * len(table.seats)
+            await self._commit(table, state, events, [(None, "start", None, dice)], status="running")
+        return table
 
     async def remove_player(self, channel_id: int, user_id: int, target_id: int, is_admin: bool = False) -> Seat:
         """The host (or a server manager) takes a person or computer player out of the lobby."""

@@ -139,6 +139,11 @@ class Table:
     dice: Any = field(default=None, repr=False, compare=False)
     fair: FairDice | None = field(default=None, repr=False, compare=False)
     draws: int = 0
+    # The head of the action log's hash chain (bot.games.chain): the last action's link; None for a table without
+    # fair dice, a lobby, or a game started before the chain.
+    chain: str | None = None
+    start: str | None = None  # the start value the fair stream mixes in (None: a game without one)
+    owner_seated: bool = False  # the bot's application owner holds a seat (marked in the record and the export)
     # The game's engine, looked up once: every move, view and render asks for it.
     engine: Engine[Any, Any, Any] = field(init=False, repr=False, compare=False)
 

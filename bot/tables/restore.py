@@ -64,6 +64,7 @@ async def open_tables(store: Store, owned: str | None, dice: TableDice) -> list[
             last = tails[end - 1]
             table.pending.tail = tails[start:end]
             table.version, table.deadline = last["seq"], last["due"]
+            table.chain = last["link"]  # None: a game logged before the chain has none
             started[table.id] = last["at"]
         start = end
     return [(table, started.get(table.id)) for table in tables.values()]
@@ -105,7 +106,11 @@ def table_from_row(row: Any, dice: TableDice) -> Table:
     stored = loads(row["fair"]) if row["fair"] else None
     if stored is not None:  # the stream as it was: the same seed and client seed, on from the snapshot's draws
         table.draws = meta.get("draws", 0)
-        table.dice = table.fair = FairDice.from_hex(stored["seed"], stored.get("client_seed") or "", table.draws)
+        table.start = stored.get("start")
+        table.owner_seated = bool(stored.get("owner_seated"))
+        table.dice = table.fair = FairDice.from_hex(
+            stored["seed"], stored.get("client_seed") or "", table.draws, table.start
+        )
     else:
         table.dice = dice.without_commitment()
     if table.running:

@@ -10,9 +10,10 @@ from bot.store.sql import Statement, Step
 from bot.tables.model import Table
 
 
-def reveal(table: Table) -> list[Event]:
+def reveal(table: Table, head: str | None = None) -> list[Event]:
     """The game is over (finished or cancelled): its fair dice's seed is published, as an event the presenters
-    show (the seed was in games.fair all along; nothing showed it before)."""
+    show (the seed was in games.fair all along; nothing showed it before), with the start value, the action log's
+    chain head (``head``, else the table's) and whether the bot's owner played."""
     fair = table.fair
     if fair is None:
         return []
@@ -23,6 +24,9 @@ def reveal(table: Table) -> list[Event]:
         "commitment": fair.commitment,
         "client_seed": fair.client_seed if started else None,
         "draws": fair.nonce,
+        "start": fair.start if started else None,
+        "chain": (head or table.chain) if started else None,
+        "owner_seated": table.owner_seated,
     }
     return [Event("fair_reveal", data)]
 

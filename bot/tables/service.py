@@ -22,7 +22,6 @@ from typing import Any
 
 from bot.games import Action, Event, get_engine
 from bot.games.dice import DiceSource
-from bot.games.fair import client_seed_from
 from bot.games.logged import TIMEOUT
 from bot.shards import Shards
 from bot.store import Store, repo
@@ -303,25 +302,6 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         table.deadline = now + LOBBY_IDLE
         self.deadlines.arm(table.id, table.deadline, table.version)
 
-    async def start_game(self, channel_id: int, user_id: int) -> Table:
-        table = self.table(channel_id)
-        async with table.lock:
-            lobby.require_lobby(table)
-            if user_id != table.host_id:
-                raise TableError("only_host")
-            engine = table.engine
-            options = engine.options(table.options)
-            fewest, _ = engine.player_range(options)
-            if len(table.seats) < fewest:
-                raise TableError("not_enough_players", min=fewest)
-            fair = table.fair
-            if fair is not None:  # the client seed is fixed now, from everyone's entropy in seat order
-                table.dice = table.fair = fair.with_client_seed(client_seed_from([s.entry for s in table.seats]))
-            (state, events), dice = self.dice.draw(table, engine.new_game, len(table.seats), options)
-            table.timeouts = [0] * len(table.seats)
-            await self._commit(table, state, events, [(None, "start", None, dice)], status="running")
-        return table
-
     async def cancel(self, channel_id: int, user_id: int, is_admin: bool = False) -> Table:
         table = self.table(channel_id)
         async with table.lock:
@@ -347,6 +327,8 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         changed: dict[str, Any] = {} if seats is None else {"seats": [s.to_json() for s in seats]}
         if table.state is not None:  # a status change: the snapshot catches up with the log
             changed.update(state=table.engine.dumps(table.state), version=table.version)
+            if table.fair is not None and table.chain is not None:  # a started game cancelled: its head, revealed
+                changed["fair"] = self.dice.started_json(table, table.fair, table.chain)
         await self.store.write(
             [
                 repo.update_game(table.id, now, status=status, meta=table.meta(closed), **changed),
@@ -425,10 +407,13 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         """Persist the action log entries (and a snapshot when one is due), then publish."""
         engine = table.engine
         now = self.clock()
+        links = self.dice.links(table, entries)
+        head = links[-1] if links else table.chain
         outcome = engine.outcome(state)
         if outcome is not None:
             status = "finished"
-            events = [*events, *results.reveal(table)]  # the seed goes public with the end (and into the log)
+            # the seed goes public with the end (and into the log), and the chain's head with it
+            events = [*events, *results.reveal(table, head)]
         version = table.version + len(entries)
         public = [(e.kind, e.data) for e in events if e.public]
         moved = {  # a player's own moves; a timeout or forfeit is the service's doing (see start())
@@ -438,7 +423,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         }
         due = None if outcome is not None else now + await self.turn_timeout(table.guild_id)
         statements: list[Statement | Step] = [
-            repo.insert_action(table.id, table.version + i + 1, seat, text, iid, now, dice, due)
+            repo.insert_action(table.id, table.version + i + 1, seat, text, iid, now, dice, due, links[i])
             for i, (seat, text, iid, dice) in enumerate(entries)
         ]
         changed = status != table.status
@@ -448,8 +433,9 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         if snapshot:
             fields: dict[str, Any] = {}
             fair = table.fair
-            if fair is not None and table.status == "lobby":  # the start: the client seed is fixed with it
-                fields["fair"] = self.dice.fair_json(fair, started=True)
+            if fair is not None and (table.status == "lobby" or outcome is not None):
+                # the start fixes the client seed and the start value; the end adds the chain's head
+                fields["fair"] = self.dice.started_json(table, fair, head if outcome is not None else None)
             meta = table.meta(public, moved)
             statements.append(
                 repo.update_game(
@@ -470,6 +456,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         if (fair := table.fair) is not None:
             table.draws = fair.nonce
         table.state, table.version, table.status, table.deadline = state, version, status, due
+        table.chain = head
         if snapshot:
             table.snapshot_version = version
         table.add_log(public)

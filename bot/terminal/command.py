@@ -62,6 +62,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help=f"seconds before each computer move (default {DEFAULT_PAUSE})",
     )
     parser.add_argument("--name", help="your name at the table (default: the word for 'player' in the game's language)")
+    parser.add_argument(
+        "--export",
+        metavar="FILE",
+        help="when the game is over, write it to FILE as /game export does, for `dicetavern verify FILE`",
+    )
     default = from_environment()  # LANG=cy_GB.UTF-8 and the like; English if the environment's is not shipped
     parser.add_argument(
         "--locale",
@@ -87,6 +92,7 @@ def main_from_args(
         pause=max(0.0, args.pause),
         name=args.name,
         locale=args.locale,
+        export=args.export,
     )
     # Not asyncio.run: its SIGINT handler would swallow the first Ctrl-C while input() blocks.
     loop = asyncio.new_event_loop()

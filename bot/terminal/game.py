@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from bot.games import Action, InvalidOptions, available_games, get_engine
@@ -20,8 +22,9 @@ from bot.games.dice import DiceSource
 from bot.games.fair import FairDice
 from bot.i18n import DEFAULT, SURFACE, has, normalise, t
 from bot.render import error_text, option_error_text, seat_names
+from bot.replay import export_of
 from bot.simulate import Chooser, check_level, computer_move, default_chooser
-from bot.store import open_store
+from bot.store import Store, history, open_store
 from bot.tables import Seat, Table, TableError, TableService
 from bot.tables.service import DiceFactory
 from bot.terminal.console import InputFn, OutputFn, reader, writer
@@ -52,8 +55,10 @@ class TerminalGame:
         color: bool = False,
         width: int | None = None,
         locale: str = DEFAULT,
+        export: str | None = None,
     ) -> None:
         self.game = game
+        self.export = export  # where to write the game's export when it is over (``dicetavern play --export``)
         self.locale = locale
         self.players = players
         self.levels = list(levels)
@@ -99,12 +104,28 @@ class TerminalGame:
             except Quit:
                 self.say("")
                 self.say(self.text("terminal.quit"))
+                if self.export:
+                    self.say(self.text("terminal.not_exported"))
                 return 0
             self._result()
+            if self.export:
+                await self._export(store)
             return 0
         finally:
             await self.service.stop()
             await store.close()
+
+    async def _export(self, store: Store) -> None:
+        """The finished game as ``/game export`` writes it, for ``dicetavern verify``."""
+        assert self.table is not None and self.export is not None
+        record = await history.game_record(store, self.table.id)
+        assert record is not None
+        try:
+            Path(self.export).write_text(json.dumps(export_of(record), ensure_ascii=False, indent=1), encoding="utf-8")
+        except OSError as error:
+            self.say(self.text("terminal.export_failed", path=self.export, error=error))
+            return
+        self.say(self.text("terminal.exported", path=self.export))
 
     def level_name(self, level: str) -> str:
         """A computer level in the game's language (the table's Add-a-computer menu's word for it)."""
@@ -135,6 +156,9 @@ class TerminalGame:
             name = computer_name(level, i, self.levels, self.locale)
             await self.service.add_computer(CHANNEL, HUMAN_ID, level, name)
         await self.service.start_game(CHANNEL, HUMAN_ID)
+        fair = self.table.fair
+        if fair is not None:  # fixed now: with the commitment above, all a verifier needs but the seed
+            self.say(t("fair.terminal_client_seed", self.locale, client_seed=fair.client_seed))
 
     async def _loop(self) -> None:
         table, service = self.table, self.service
@@ -280,6 +304,7 @@ async def play(
     color: bool | None = None,
     width: int | None = None,
     locale: str = DEFAULT,
+    export: str | None = None,
 ) -> int:
     """Play ``game`` in a terminal: the person is seat 0, ``players - 1`` computer players the rest.
 
@@ -347,5 +372,6 @@ async def play(
         color=auto_color if color is None else color,
         width=width,
         locale=locale,
+        export=export,
     )
     return await session.run()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from bot.games import Outcome
 from bot.i18n import t
-from bot.render import seat_names
+from bot.render import over_lines, seat_names
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -33,6 +33,7 @@ def final_text(table: Table, outcome: Outcome, locale: str) -> str:
     fair = table.fair
     if fair is not None and table.status == "finished":  # the seed, revealed in the channel with the result
         text += "\n" + t("fair.final", locale, seed=fair.reveal(), id=table.id)
+        text += "".join("\n" + line for line in over_lines(table, locale))  # the chain's head; the owner's mark
     return text
 
 

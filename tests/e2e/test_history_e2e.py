@@ -77,7 +77,9 @@ async def test_history_replay_export_and_verify_of_a_finished_game_and_the_butto
         (attachment,) = exported.expect_message().attachments
         assert attachment["filename"] == f"dicetavern-pig-{game_id}.json"
         export = json.loads(world.fake.attachment_bytes(attachment))
-        assert export["version"] == 1 and export["id"] == game_id and export["players"] == ["alice", "bob"]
+        assert export["version"] == 2 and export["id"] == game_id and export["players"] == ["alice", "bob"]
+        assert export["start"].isdigit() and export["owner_seated"] is False  # the start click's id; no owner
+        assert export["chain"] == export["moves"][-1]["link"] is not None
         assert export["server_seed"] == seed and len(export["moves"]) == moves + 1
         assert verify_export(export) is None
 
@@ -92,7 +94,7 @@ async def test_history_replay_export_and_verify_of_a_finished_game_and_the_butto
     world.fake.assert_no_problems()
 
 
-async def test_a_changed_die_fails_verify_at_its_draw(world: World):
+async def test_a_changed_die_fails_verify_at_its_move(world: World):
     async with world.bot(FairDice.new) as bot:
         game_id = await play_pig_to_the_end(world, bot)
         await revealed_seed(bot, game_id)
@@ -105,7 +107,7 @@ async def test_a_changed_die_fails_verify_at_its_draw(world: World):
             [("UPDATE actions SET dice = ? WHERE game_id = ? AND seq = ?", (json.dumps(calls), game_id, row["seq"]))]
         )
         verified = await world.slash(world.alice, "game", "verify", game=game_id)
-        assert "✗" in verified.text and f"action {row['seq']}, dice call 0" in verified.text
+        assert "✗" in verified.text and f"move {row['seq']} (roll)" in verified.text  # its link: the chain breaks
 
 
 async def test_running_lobby_unknown_and_other_servers_games_are_refused_without_the_seed(world: World):

@@ -92,10 +92,11 @@ async def test_the_lobby_commits_the_start_fixes_the_client_seed_and_the_end_rev
         assert stored["commitment"] == table.fair.commitment == commitment_of(bytes.fromhex(stored["seed"]))
         assert stored["client_seed"] is None  # not fixed until the start
         await service.add_computer(CHANNEL, ALICE.id, "easy", "Tilly")
-        await service.start_game(CHANNEL, ALICE.id)
+        await service.start_game(CHANNEL, ALICE.id, start="1234567890", owner_ids=frozenset({BOB.id}))
         client_seed = client_seed_from(["alice's luck", "b|b", "Tilly"])  # seat order; a computer adds its name
-        assert table.fair.client_seed == client_seed
-        assert (await fair_row(service, table.id)) == {**stored, "client_seed": client_seed}
+        assert table.fair.client_seed == client_seed and table.fair.start == "1234567890"
+        started = {"client_seed": client_seed, "start": "1234567890", "owner_seated": True}  # bob owns the bot
+        assert (await fair_row(service, table.id)) == {**stored, **started}
         assert not [e for e in presenter.events if e.kind == "fair_reveal"]
 
         await play_on(service, random.Random(3))
@@ -107,7 +108,10 @@ async def test_the_lobby_commits_the_start_fixes_the_client_seed_and_the_end_rev
         assert export["server_seed"] == stored["seed"] and export["commitment"] == stored["commitment"]
         draws = sum(count_draws(m["dice"]) for m in export["moves"])
         assert reveal.data["draws"] == draws == await repo.logged_draws(service.store, table.id) > 0
-        assert await repo.finished_fair(service.store, table.id) == {**stored, "client_seed": client_seed}
+        head = export["moves"][-1]["link"]  # the chain's head: the last action's link, revealed with the seed
+        assert reveal.data["chain"] == export["chain"] == head == table.chain and reveal.data["start"] == "1234567890"
+        assert reveal.data["owner_seated"] is True and export["owner_seated"] is True
+        assert await repo.finished_fair(service.store, table.id) == {**stored, **started, "chain": head}
     finally:
         await close(service)
 
