@@ -110,9 +110,15 @@ def listed(names: list[str], room: int) -> str:
 
 
 def history_line(g: Any, locale: str) -> str:
-    """One finished game of /history (a ``history.FinishedGame``)."""
-    names = listed(list(g.winners), WINNERS_ROOM)
-    winners = t("history.winners", locale, names=names) if names else t("history.no_winner", locale)
+    """One game of /history (a ``history.GameSummary``): a finished one with its winners; one cancelled after it
+    started with its revealed seed; 👑 when the bot's owner played."""
+    if g.cancelled:
+        winners = t("history.cancelled", locale) + (" " + t("history.seed", locale, seed=g.seed) if g.seed else "")
+    else:
+        names = listed(list(g.winners), WINNERS_ROOM)
+        winners = t("history.winners", locale, names=names) if names else t("history.no_winner", locale)
+    if g.owner_seated:
+        winners += " · " + t("history.owner_seated", locale)
     name = t(f"game.{g.game}", locale)
     players = listed(list(g.players), PLAYERS_ROOM)
     return t("history.line", locale, id=g.id, when=when(g.finished_at), game=name, players=players, winners=winners)

@@ -19,13 +19,17 @@ OVER = ("finished", "cancelled")  # a game whose seed is revealed: it can be rep
 
 @dataclass(frozen=True)
 class GameSummary:
-    """One line of ``/history``: a finished game, when it ended, who played and who won."""
+    """One line of ``/history``: a finished game (or one cancelled after it started), when it ended, who played,
+    who won; for a cancelled one its revealed seed, so that cancelling until the dice suit shows."""
 
     id: int
     game: str
     finished_at: float
     players: list[str]  # seat names in seat order (computer players' names as the table shows them)
     winners: list[str]
+    cancelled: bool = False
+    seed: str | None = None  # a cancelled game's revealed server seed (None: played before fair dice)
+    owner_seated: bool = False  # the bot's application owner held a seat
 
 
 @dataclass(frozen=True)
@@ -67,15 +71,23 @@ class GameRecord:
         return [s["name"] if s.get("level") is None else f"🤖 {s['name']}" for s in self.seats]
 
 
+# A game that started and was cancelled has a state (a lobby cancelled before the start has none).
+STARTED_CANCEL = "g.status = 'cancelled' AND g.state IS NOT NULL"
+
+
 def _filters(guild_id: int, member_id: int | None, game: str | None) -> tuple[str, list[Any]]:
-    where = "g.guild_id = ? AND g.status = 'finished'"
+    where = f"g.guild_id = ? AND (g.status = 'finished' OR ({STARTED_CANCEL}))"
     params: list[Any] = [guild_id]
     if game:
         where += " AND g.game = ?"
         params.append(game)
     if member_id is not None:  # the results rows name every seat of a finished game (PRIMARY KEY game_id, user_id)
-        where += " AND EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id AND r.user_id = ?)"
-        params.append(member_id)
+        # a cancelled game has no results: its seats (compact JSON, bot.jsontext) name the member
+        where += (
+            " AND (EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id AND r.user_id = ?)"
+            f" OR ({STARTED_CANCEL} AND g.seats LIKE ?))"
+        )
+        params += [member_id, f'%"id":{int(member_id)},%']
     return where, params
 
 
@@ -96,13 +108,14 @@ async def finished_games(
     """A server's finished games, newest first (``updated_at``: a finished game's row is last written as it ends)."""
     where, params = _filters(guild_id, member_id, game)
     page = f" FROM games g WHERE {where} ORDER BY g.updated_at DESC, g.id DESC LIMIT ? OFFSET ?"
-    sql = each("SELECT g.id, g.game, g.seats, g.updated_at, ({0}) AS won{page}", _WINNERS, page=page)
+    sql = each("SELECT g.id, g.game, g.seats, g.updated_at, g.status, g.fair, ({0}) AS won{page}", _WINNERS, page=page)
     rows = await store.fetch_all(sql, (*params, limit, offset))
     out = []
     for row in rows:
         seats = loads(row["seats"])
         winners = set(loads(row["won"]) or ())
         names = [s["name"] if s.get("level") is None else f"🤖 {s['name']}" for s in seats]
+        fair = loads(row["fair"]) if row["fair"] else {}  # over: the seed may be shown
         out.append(
             GameSummary(
                 id=row["id"],
@@ -110,6 +123,9 @@ async def finished_games(
                 finished_at=row["updated_at"],
                 players=names,
                 winners=[name for s, name in zip(seats, names, strict=True) if s["id"] in winners],
+                cancelled=row["status"] == "cancelled",
+                seed=fair.get("seed") if row["status"] == "cancelled" else None,
+                owner_seated=bool(fair.get("owner_seated")),
             )
         )
     return out

@@ -198,3 +198,43 @@ async def test_a_game_without_a_fair_record_replays_and_exports_but_cannot_be_ve
         verified = await world.slash(world.alice, "game", "verify", game=game_id)
         assert verified.ephemeral and f"Game #{game_id} was played before provably fair dice" in verified.text
     world.fake.assert_no_problems()
+
+
+async def test_a_game_cancelled_after_it_started_is_listed_with_its_seed_and_the_owners_game_is_marked(world: World):
+    async with world.bot(FairDice.new) as bot:
+        board = (await world.slash(world.alice, "pig", "new", target=20)).expect_message()
+        await world.click(world.bob, board, "join")
+        await world.click(world.alice, board, "start")
+        table = bot.tables.table(world.channel.id)
+        await world.slash(world.alice, "pig", "roll")
+        await world.slash(world.alice, "game", "cancel")
+        cancelled_id = table.id
+        seed = await revealed_seed(bot, cancelled_id)
+        lobby = (await world.slash(world.alice, "pig", "new")).expect_message()  # cancelled before it started
+        await world.slash(world.alice, "game", "cancel")
+        world.fake.add_member(world.guild, world.fake.owner)  # the application's owner plays here too
+        owners = (await world.slash(world.fake.owner, "pig", "new", target=20)).expect_message()
+        assert owners is not lobby
+        await world.click(world.carol, owners, "join")
+        await world.click(world.fake.owner, owners, "start")
+        owned = bot.tables.table(world.channel.id)
+        assert owned.owner_seated
+        players = {world.fake.owner.id: world.fake.owner, world.carol.id: world.carol}
+        while owned.running:
+            user = players[owned.seats[owned.state.current].id]
+            await world.slash(user, "pig", "hold" if owned.state.turn_total >= 8 else "roll")
+        end = await world.fake.wait_for(
+            lambda: next((m for m in world.fake.channel_messages(world.channel) if "is over" in m.text), None),
+            what="the end message",
+        )
+        assert "👑 The bot's owner played at this table." in end.text and f"🔗 Move log chain `{owned.chain}`" in end.text
+
+        listed = (await world.slash(world.carol, "history")).text
+        lines = [line for line in listed.splitlines() if line.startswith("`#")]
+        assert len(lines) == 2  # the finished game and the started cancel; not the lobby cancelled before its start
+        cancel_line = next(line for line in lines if f"`#{cancelled_id}`" in line)
+        assert "✖ cancelled after it started" in cancel_line and f"🔓 `{seed}`" in cancel_line
+        assert "👑 the bot's owner played" in next(line for line in lines if f"`#{owned.id}`" in line)
+        mine = (await world.slash(world.carol, "history", member=world.bob.id)).text
+        assert f"`#{cancelled_id}`" in mine and f"`#{owned.id}`" not in mine  # bob sat at the cancelled one only
+    world.fake.assert_no_problems()
