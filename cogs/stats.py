@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import math
 import re
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import discord
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent, format_scientific
 from discord import app_commands
 from discord.ext import commands
 
@@ -23,7 +24,7 @@ from bot.games import get_engine
 from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.ratings import ALL, Standing
-from bot.store import ratings, repo
+from bot.store import dice_stats, privacy, ratings, repo
 from bot.store.ratings import PROVISIONAL_GAMES, Entry, Season, SeasonRefused
 from cogs.utils.components import MAX_CHOICES, button_label
 from cogs.utils.games import game_choices
@@ -31,6 +32,8 @@ from cogs.utils.replies import AnswersErrors, guild_of, locale_of, send_ephemera
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
+
+log = logging.getLogger(__name__)
 
 PAGE = 10
 ALL_GAMES = ("wins", "losses", "neutral")  # across games a best score means nothing
@@ -230,12 +233,138 @@ def versus_line(level: str, theirs: Standing, mine: Standing, locale: str) -> st
     return t(key, locale, level=name, rating=number(theirs.ordinal, locale), difference=number(abs(difference), locale))
 
 
+async def season_choices(
+    bot: DiceTavern, interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The server's seasons whose name holds what was typed (/leaderboard's and /dicestats' season option)."""
+    locale = locale_of(interaction)
+    known = await ratings.seasons(bot.store, guild_of(interaction))
+    typed = current.strip().casefold()
+    return [
+        app_commands.Choice(name=season_label(s, locale)[:100], value=f"#{s.number}")
+        for s in known
+        if typed in season_label(s, locale).casefold()
+    ][:MAX_CHOICES]
+
+
+# -- /dicestats ------------------------------------------------------------------------------------------------------
+
+COUNT_BUDGET = 1.5  # seconds a look spends counting games not counted yet before it answers (the rest: background)
+FAIR_P = 0.05  # a p-value from here up reads "nothing unusual"
+DIE_FACES = ("⚀", "⚁", "⚂", "⚃", "⚄", "⚅")
+
+
+def p_text(p: float, locale: str) -> str:
+    """A p-value as the reader writes numbers: 0.963, 0.0752, 9.3E-15 (below 0.001)."""
+    try:
+        if p < 0.001:
+            return str(format_scientific(p, format="0.0E0", locale=locale))
+        return str(format_decimal(p, format="0.###", locale=locale))
+    except (ValueError, LookupError):
+        return f"{p:.3g}"
+
+
+def percent_text(share: float, locale: str) -> str:
+    """A share as a percentage, 16.7 %, to two decimals below one per cent (never rounded to 0 %)."""
+    digits = "#,##0.#%" if share >= 0.01 else "#,##0.##%"
+    shown = max(share, 0.0001) if share > 0 else 0.0
+    try:
+        text = str(format_percent(shown, format=digits, locale=locale))
+    except (ValueError, LookupError):
+        text = f"{100 * shown:.1f}%"
+    return ("<" + text) if 0 < share < 0.0001 else text
+
+
+def signed_percent(share: float, locale: str) -> str:
+    text = percent_text(abs(share), locale)
+    return ("+" if share >= 0 else "−") + text
+
+
+def dice_lines(stats: dice_stats.DiceStats, locale: str, member_name: str | None) -> list[str]:
+    """The /dicestats text below the title: the counts against fair dice, the χ² test, each game's luck."""
+    faces = stats.faces
+    total = sum(faces)
+    if not total:
+        key = "dice_stats.empty_member" if member_name is not None else "dice_stats.empty"
+        return [t(key, locale, name=member_name or "")]
+    lines = []
+    expected = total / len(faces)
+    for index, count in enumerate(faces):
+        lines.append(
+            t(
+                "dice_stats.face_line",
+                locale,
+                face=DIE_FACES[index],
+                count=number(count, locale, "#,##0"),
+                expected=number(expected, locale, "#,##0.0"),
+                difference=signed_percent(count / expected - 1, locale),
+            )
+        )
+    test = dice_stats.chi_square(faces)
+    lines.append("")
+    if test is None:
+        lines.append(t("dice_stats.chi_few", locale))
+    else:
+        lines.append(
+            t(
+                "dice_stats.chi",
+                locale,
+                chi=number(test.statistic, locale, "#,##0.00"),
+                dof=test.dof,
+                p=p_text(test.p, locale),
+            )
+        )
+        key = "dice_stats.chi_fair" if test.p >= FAIR_P else "dice_stats.chi_unusual"
+        lines.append(t(key, locale, percent=percent_text(test.p, locale)))
+    luck = [g for g in stats.by_game if g.tally.trials and g.game in dice_stats.LUCK]
+    if luck or member_name is not None:
+        lines += ["", t("dice_stats.luck_header", locale)]
+    for g in luck:
+        tally = g.tally
+        lines.append(
+            t(
+                f"dice_stats.luck_{g.game}",
+                locale,
+                game=t(f"game.{g.game}", locale),
+                trials=number(tally.trials, locale, "#,##0"),
+                hits=number(tally.hits, locale, "#,##0"),
+                rate=percent_text(tally.hits / tally.trials, locale),
+                expected=number(tally.expected, locale, "#,##0.0"),
+                fair=percent_text(tally.expected / tally.trials, locale),
+            )
+        )
+    if not luck and member_name is not None:
+        lines.append(t("dice_stats.luck_none", locale))
+    return lines
+
+
+def render_dice_chart(counts: list[int], scope: str, locale: str) -> bytes:
+    """The PNG of the counts against fair dice (blocking: called in a worker thread)."""
+    from bot.render.dice_chart import DiceChartText, dice_chart
+
+    text = DiceChartText(
+        title=t("dice_stats.chart_title", locale, scope=scope),
+        x_label=t("dice_stats.chart_x", locale),
+        y_label=t("dice_stats.chart_y", locale),
+        expected=t("dice_stats.chart_expected", locale),
+        band=t("dice_stats.chart_band", locale),
+        empty=t("dice_stats.chart_empty", locale),
+    )
+    return dice_chart(counts, text=text, locale=locale)
+
+
 class Stats(AnswersErrors, commands.Cog):
     def __init__(self, bot: DiceTavern) -> None:
         self.bot = bot
+        self.counting: dict[int, asyncio.Task[int]] = {}  # /dicestats: the servers whose old games are being counted
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PageButton)
+
+    async def cog_unload(self) -> None:
+        for task in self.counting.values():
+            task.cancel()
+        self.counting.clear()
 
     @app_commands.command(name="leaderboard", description=t("cmd.leaderboard"))
     @app_commands.describe(
@@ -272,14 +401,7 @@ class Stats(AnswersErrors, commands.Cog):
 
     @leaderboard.autocomplete("season")
     async def season_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        locale = locale_of(interaction)
-        known = await ratings.seasons(self.bot.store, guild_of(interaction))
-        typed = current.strip().casefold()
-        return [
-            app_commands.Choice(name=season_label(s, locale)[:100], value=f"#{s.number}")
-            for s in known
-            if typed in season_label(s, locale).casefold()
-        ][:MAX_CHOICES]
+        return await season_choices(self.bot, interaction, current)
 
     @app_commands.command(name="stats", description=t("cmd.stats"))
     @app_commands.describe(member=t("cmd.stats_member"), game=t("rating.cmd_stats_game"))
@@ -361,6 +483,100 @@ class Stats(AnswersErrors, commands.Cog):
             description="\n".join(lines) or t("ui.stats_empty", locale, name=name),
         )
         return embed, png
+
+    @app_commands.command(name="dicestats", description=t("dice_stats.cmd"))
+    @app_commands.describe(
+        game=t("dice_stats.cmd_game"), member=t("dice_stats.cmd_member"), season=t("dice_stats.cmd_season")
+    )
+    @app_commands.choices(game=game_choices())
+    @app_commands.guild_only()
+    async def dicestats(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        member: discord.User | None = None,
+        season: str | None = None,
+    ) -> None:
+        locale = locale_of(interaction)
+        guild_id = guild_of(interaction)
+        store = self.bot.store
+        try:
+            chosen = await ratings.season_of(store, guild_id, season) if season and season.strip() else None
+        except SeasonRefused as refused:
+            await send_ephemeral(interaction, "⚠️ " + t(f"rating.error_{refused.code}", locale, **refused.params))
+            return
+        name = getattr(member, "display_name", member.name) if member is not None else None
+        # An opted-out member's dice are nobody else's to look at (their own stay theirs, privately).
+        if member is not None and member.id != interaction.user.id and await privacy.opted_out(store, member.id):
+            await send_ephemeral(interaction, t("dice_stats.opted_out", locale, name=name))
+            return
+        embed, png = await within_deadline(
+            interaction, self.dice_card(guild_id, game, member.id if member else None, name, chosen, locale)
+        )
+        embed.set_image(url="attachment://dice.png")
+        await send_ephemeral(interaction, embed=embed, file=discord.File(io.BytesIO(png), filename="dice.png"))
+
+    @dicestats.autocomplete("season")
+    async def dice_season_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await season_choices(self.bot, interaction, current)
+
+    async def dice_card(
+        self,
+        guild_id: int,
+        game: str | None,
+        member_id: int | None,
+        name: str | None,
+        season: Season | None,
+        locale: str,
+    ) -> tuple[discord.Embed, bytes]:
+        """The /dicestats embed and its chart: the games finished since the last look are counted first."""
+        store = self.bot.store
+        left = await dice_stats.catch_up(store, guild_id, budget=COUNT_BUDGET)
+        if left:
+            self.keep_counting(guild_id)
+        stats = await dice_stats.totals(store, guild_id, game, member_id, season)
+        game_name = t(f"game.{game}", locale) if game else t("dice_stats.all_games", locale)
+        season_name = season_label(season, locale) if season is not None else t("dice_stats.all_seasons", locale)
+        if member_id is None:
+            title = t("dice_stats.title_server", locale, game=game_name)
+        else:
+            title = t("dice_stats.title_member", locale, name=name, game=game_name)
+        lines = [
+            t(
+                "dice_stats.summary",
+                locale,
+                season=season_name,
+                games=number(stats.games, locale, "#,##0"),
+                dice=number(stats.dice, locale, "#,##0"),
+            ),
+            "",
+            *dice_lines(stats, locale, name if member_id is not None else None),
+        ]
+        if left:
+            lines += ["", t("dice_stats.counting", locale, count=number(left, locale, "#,##0"))]
+        embed = discord.Embed(title=title, description="\n".join(lines), colour=0x5865F2)
+        embed.set_footer(text=t("dice_stats.footer", locale))
+        scope = f"{name if member_id is not None else game_name} · {season_name}"
+        if member_id is not None:
+            scope = f"{name} · {game_name} · {season_name}"
+        png = await asyncio.to_thread(render_dice_chart, stats.faces, scope, locale)
+        return embed, png
+
+    def keep_counting(self, guild_id: int) -> None:
+        """Count the rest of a server's old games in the background (one task a server), for the next look."""
+        running = self.counting.get(guild_id)
+        if running is not None and not running.done():
+            return
+        task = asyncio.create_task(dice_stats.catch_up(self.bot.store, guild_id), name=f"dice-count-{guild_id}")
+        self.counting[guild_id] = task
+
+        def done(finished: asyncio.Task[int]) -> None:
+            if self.counting.get(guild_id) is finished:
+                del self.counting[guild_id]
+            if not finished.cancelled() and finished.exception() is not None:
+                log.error("counting the dice of server %s failed", guild_id, exc_info=finished.exception())
+
+        task.add_done_callback(done)
 
     @staticmethod
     def stats_line(game: str, row: repo.BoardRow, locale: str) -> str:
