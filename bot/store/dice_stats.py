@@ -251,6 +251,29 @@ def insert_step(rows: Sequence[tuple[Any, ...]]) -> Step:
     return step
 
 
+def count_step(game_id: int) -> Step:
+    """The step that counts one game as it finishes, for the write that finishes it (after its last move's row, in
+    the same transaction: ``bot.tables.results.result_statements`` would add it beside the ratings' step). Then no
+    look ever has that game to count; ``catch_up`` does the same for the games finished before (or without) it."""
+
+    def step(cursor: Cursor) -> None:
+        found = cursor.execute(_GAMES, (dumps([game_id]),)).fetchall()
+        if not found:
+            return  # not finished (a cancel): nothing to count
+        game_id_, kind, seats, options, record, finished_at = found[0]
+        if record is not None:
+            moves = [(m[1], m[2], m[3]) for m in loads(record) or ()]
+        else:
+            logged = cursor.execute(_MOVES, (dumps([game_id]),)).fetchall()
+            moves = [(seat, action, loads(dice) if dice else None) for _, seat, action, dice in logged]
+        guild = cursor.execute("SELECT guild_id FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        players, chosen = len(loads(seats) or []), loads(options) or {}
+        rows = tally_rows([_Game(game_id_, guild, kind, players, chosen, float(finished_at), moves)])
+        cursor.executemany(_INSERT, rows)
+
+    return step
+
+
 async def _read(store: Store, guild_id: int, ids: Sequence[int]) -> list[_Game]:
     """The finished games ``ids`` with their moves, from ``actions`` or, once compacted, ``games.record``."""
     text = dumps(sorted(ids))

@@ -241,3 +241,19 @@ def test_the_chi_square_p_value_equals_scipys():
         assert test is not None and test.statistic == pytest.approx(statistic) and test.dof == 5
         assert test.p == pytest.approx(p, rel=1e-9)
     assert dice_stats.chi_square([4, 5, 6, 5, 5, 4]) is None  # under 5 expected a face: no test
+
+
+async def test_the_step_for_a_games_finish_counts_it_as_a_look_would(store):
+    played = await record(store, "liar", [ALICE, BOB, CAROL], 5, options={"mode": "lose_die"})
+    cancelled = await record(store, "pig", [ALICE, BOB], 8, status="cancelled")
+    await store.write([dice_stats.count_step(played.id), dice_stats.count_step(cancelled.id)])
+    query = "SELECT * FROM dice_tallies ORDER BY game_id, seat"
+    at_the_end = [tuple(r) for r in await store.fetch_all(query)]
+    assert {r[0] for r in at_the_end} == {played.id} and len(at_the_end) == 4  # no seat's row and three seats
+    assert await dice_stats.catch_up(store, GUILD) == 0 and await dice_stats.uncounted(store, GUILD) == 0
+    await store.write([("DELETE FROM dice_tallies", ())])
+    await dice_stats.catch_up(store, GUILD)
+    assert [tuple(r) for r in await store.fetch_all(query)] == at_the_end
+    # Several rounds: each deal's hands are their seats' (the three add up to every die rolled).
+    seats = (await dice_stats.totals(store, GUILD, member_id=m) for m in (ALICE, BOB, CAROL))
+    assert sum([s.dice async for s in seats]) == sum(len(r) for r in played.rolls())
