@@ -556,9 +556,7 @@ class Stats(AnswersErrors, commands.Cog):
             lines += ["", t("dice_stats.counting", locale, count=number(left, locale, "#,##0"))]
         embed = discord.Embed(title=title, description="\n".join(lines), colour=0x5865F2)
         embed.set_footer(text=t("dice_stats.footer", locale))
-        scope = f"{name if member_id is not None else game_name} · {season_name}"
-        if member_id is not None:
-            scope = f"{name} · {game_name} · {season_name}"
+        scope = " · ".join([*([name] if member_id is not None and name else []), game_name, season_name])
         png = await asyncio.to_thread(render_dice_chart, stats.faces, scope, locale)
         return embed, png
 

@@ -53,11 +53,14 @@ def dice_chart(
     axes = figure.add_subplot()
     _style(axes)
     axes.grid(False, axis="x")
-    figure.subplots_adjust(left=100 / width, right=1 - 16 / width, top=1 - 70 / height, bottom=58 / height)
-    figure.text(10 / width, 1 - 10 / height, text.title, color=TEXT, fontsize=15, ha="left", va="top")
-    axes.set_xlabel(text.x_label, color=TEXT, fontsize=12)
-    axes.set_ylabel(text.y_label, color=TEXT, fontsize=12)
-    axes.tick_params(labelsize=12)
+    # Room on the left for the widest count on the axis (1,600,000 takes more than 16,000) and the axis's name.
+    widest = len(_number_format(locale, whole=True)(max(counts, default=0) * 1.2, None))
+    left = 52 + 11 * widest
+    figure.subplots_adjust(left=left / width, right=1 - 16 / width, top=1 - 76 / height, bottom=62 / height)
+    figure.text(10 / width, 1 - 10 / height, text.title, color=TEXT, fontsize=17, ha="left", va="top")
+    axes.set_xlabel(text.x_label, color=TEXT, fontsize=14)
+    axes.set_ylabel(text.y_label, color=TEXT, fontsize=14)
+    axes.tick_params(labelsize=14)
     number = _number_format(locale, whole=True)
     sides = len(counts)
     positions = list(range(1, sides + 1))
@@ -73,24 +76,30 @@ def dice_chart(
         axes.axhline(mean, color=EXPECTED, linestyle="--", linewidth=2, label=text.expected, zorder=3)
         top = max(max(counts), high)
         axes.set_ylim(0, top * 1.16 or 1)
+        # Each count inside its bar, at the foot: the fair line and band run near the bars' tops, where a label
+        # above the bar would sit under them. A bar too short to hold one has it just above.
+        ceiling = top * 1.16 or 1
         for bar, count in zip(bars, counts, strict=True):
+            inside = count >= ceiling * 0.14
+            label = number(count, None)
             axes.text(
                 bar.get_x() + bar.get_width() / 2,
-                bar.get_height() + top * 0.015,
-                number(count, None),
-                color=TEXT,
+                ceiling * 0.025 if inside else count + ceiling * 0.015,
+                label,
+                color="#ffffff" if inside else TEXT,
                 ha="center",
                 va="bottom",
-                fontsize=12,
+                fontsize=15 if len(label) <= 6 else 12,  # a 7-figure count still fits its bar
+                fontweight="bold" if inside else "normal",
                 zorder=4,
             )
         axes.yaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
         axes.yaxis.set_major_formatter(FuncFormatter(number))
         legend = figure.legend(
             loc="upper left",
-            bbox_to_anchor=(94 / width, 1 - 36 / height),
+            bbox_to_anchor=((left - 10) / width, 1 - 38 / height),
             ncols=2,
-            fontsize=11,
+            fontsize=13 if len(text.band + text.expected) <= 56 else 11,  # longer words: smaller, still one row
             frameon=False,
             handlelength=1.8,
             columnspacing=1.6,
