@@ -332,13 +332,17 @@ def test_refusals_fit_before_they_are_clipped(locale):
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_history_pages_fit(locale):
-    """A full page of /history (10 games of 10 players with 32-character names, 9 of them winners) as
-    cogs.history.history_page builds it, with its title and footer."""
+    """A full page of /history (10 games of 10 players with 32-character names, 9 of them winners, the bot's owner
+    among them) as cogs.history.history_page builds it, with its title and footer; and a page of games cancelled
+    after they started, each with its 64-digit seed."""
+    from bot.store.history import GameSummary
     from cogs.history import PAGE, history_line
 
     game = max(("pig", "mia", "mex", "liar", "mythic"), key=lambda g: len(t(f"game.{g}", locale)))
-    played = SimpleNamespace(id=SNOWFLAKE, finished_at=1893456000, game=game, players=names(10), winners=names(9))
-    description = "\n".join([history_line(played, locale)] * PAGE)
+    played = GameSummary(SNOWFLAKE, game, 1893456000, names(10), names(9), owner_seated=True)
+    cancelled = GameSummary(SNOWFLAKE, game, 1893456000, names(10), [], True, "f" * 64, owner_seated=True)
+    longest = max((history_line(g, locale) for g in (played, cancelled)), key=len)
+    description = "\n".join([longest] * PAGE)
     what = f"{t(f'game.{game}', locale)} · <@{SNOWFLAKE}>"
     title, footer = t("history.title", locale, what=what), t("history.page", locale, page=999, pages=999)
     problems = embed_problems("history", title, description, [], footer)

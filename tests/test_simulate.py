@@ -202,7 +202,8 @@ def test_the_package_keeps_its_jobs_apart():
 
 
 def test_one_loop_plays_computers_against_each_other():
-    """Outside the engines only the table service (tables with people) and ``play_one`` start games: bot.ai's
+    """Outside the engines only the table service (tables with people; its host tools start them) and ``play_one``
+    start games: bot.ai's
     strength tests and ``dicetavern simulate`` share ``play_one`` rather than each keeping a loop. Replaying a
     recorded game (restore, /game replay, verify) starts one only through ``bot.games.logged.apply_logged``."""
     root = Path(simulate.__file__).parents[1]
@@ -211,4 +212,4 @@ def test_one_loop_plays_computers_against_each_other():
         for path in root.rglob("*.py")
         if ".new_game" in path.read_text(encoding="utf-8") and root / "games" not in path.parents
     }
-    assert starters == {"bot/tables/service.py", "bot/simulate/runner.py"}
+    assert starters == {"bot/tables/host.py", "bot/simulate/runner.py"}  # the host's start: TableService's own
