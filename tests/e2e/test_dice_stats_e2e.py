@@ -1,6 +1,6 @@
-"""/dicestats end to end (issue 27): after real games through the fake Discord, the server's counts per face (equal
-to the dice the store recorded), the χ² line and the chart attached; a member's luck; an opted-out member's dice
-not shown to others."""
+"""/dicestats end to end (issue 27), on both store backends: after real games through the fake Discord, the
+server's counts per face (equal to the dice the store recorded), the χ² line and the chart attached; a member's
+luck; an opted-out member's dice not shown to others."""
 
 from __future__ import annotations
 
@@ -12,10 +12,18 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, new_world
+from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.usefixtures("no_errors_logged")
 FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+@pytest.fixture
+async def tavern(database: str) -> Any:
+    """The e2e world on each backend: the bot's store a SQLite file, then a PostgreSQL schema."""
+    async with FakeDiscord() as fake:
+        yield new_world(fake, database)
 
 
 async def play_pig(world: World, bot: Any, players: list[Any]) -> int:
@@ -58,7 +66,8 @@ def shown_faces(text: str) -> list[int]:
     return [int(re.search(rf"{face} \*\*([\d,]+)\*\*", text)[1].replace(",", "")) for face in FACES]  # type: ignore[index]
 
 
-async def test_the_server_sees_each_faces_count_the_chi_square_line_and_the_chart(world: World):
+async def test_the_server_sees_each_faces_count_the_chi_square_line_and_the_chart(tavern: World):
+    world = tavern
     async with world.bot() as bot:
         for _ in range(3):
             await play_pig(world, bot, [world.alice, world.bob])
