@@ -49,10 +49,14 @@ GUILD = 42
 MEMBERS = range(1_000, 1_300)
 TARGET_S = 3.0
 T0 = 1_700_000_000.0
+# A finished game's public log as the table keeps it in games.meta, about 3 KB (until retention drops it): the games
+# rows are as wide as the bot's, so a query that read them where it should not would show.
+LOG = '{"log":[' + ",".join(f'"{i:02d} alice rolled a 4 and holds, 12 points in the pot"' for i in range(50)) + "]}"
 
 
-def play(game: str, players: int, seed: int) -> list[tuple[Any, ...]]:
-    """One game by the engines with seeded dice: its moves as logged, (seat, action, dice JSON or None)."""
+def play(game: str, players: int, seed: int) -> tuple[list[tuple[Any, ...]], str]:
+    """One game by the engines with seeded dice: its moves as logged, (seat, action, dice JSON or None), and its
+    final state as the games row keeps it."""
     from bot.games import get_engine
     from bot.games.dice import RecordingDice, SeededDice
     from bot.jsontext import dumps
@@ -72,11 +76,12 @@ def play(game: str, players: int, seed: int) -> list[tuple[Any, ...]]:
         state, _ = engine.apply(state, seat, action, dice)
         calls = dice.take()
         moves.append((seat, action.encode(), dumps(calls) if calls else None))
-    return moves
+    return moves, engine.dumps(state)
 
 
-def pool() -> list[tuple[str, int, list[tuple[Any, ...]], list[tuple[Any, ...]]]]:
-    """(kind, players, moves, dice_tallies rows less their first five columns) for POOL games of each kind."""
+def pool() -> list[tuple[str, int, list[tuple[Any, ...]], list[tuple[Any, ...]], str]]:
+    """(kind, players, moves, dice_tallies rows less their first five columns, final state) for POOL games of each
+    kind."""
     from bot.jsontext import loads
     from bot.store.dice_stats import NO_SEAT, tally_game
 
@@ -84,14 +89,14 @@ def pool() -> list[tuple[str, int, list[tuple[Any, ...]], list[tuple[Any, ...]]]
     for k, kind in enumerate(KINDS):
         for i in range(POOL):
             players = 3 + i % 2 if kind == "mythic" else 2 + i % 3
-            moves = play(kind, players, 1_000 * k + i)
+            moves, state = play(kind, players, 1_000 * k + i)
             tallies = tally_game(kind, players, {}, [(s, a, loads(d) if d else None) for s, a, d in moves])
             rows = [
                 (seat, *t.faces, t.trials, t.hits, t.expected)
                 for seat, t in sorted(tallies.items())
                 if seat == NO_SEAT or t.dice
             ]
-            out.append((kind, players, moves, rows))
+            out.append((kind, players, moves, rows, state))
     return out
 
 
@@ -104,19 +109,21 @@ def rows_of(
     rng = random.Random(games + first_id)
     out: dict[str, list[tuple[Any, ...]]] = {"games": [], "actions": [], "results": [], "dice_tallies": []}
     for game_id in range(first_id, first_id + games):
-        kind, players, moves, tallies = played[(game_id - 1) % len(played)]
+        kind, players, moves, tallies, state = played[(game_id - 1) % len(played)]
         members = rng.sample(MEMBERS, players)
         seats = dumps([{"id": m, "name": f"m{m}"} for m in members])
         at = T0 + game_id * 60.0
-        record = None
+        record, meta = None, LOG  # an uncompacted game keeps its public log in meta
         if rng.random() < compacted:
+            meta = "{}"
             record = dumps(
                 [[seq, seat, action, loads(d) if d else None] for seq, (seat, action, d) in enumerate(moves, 1)]
             )
         else:
             for seq, (seat, action, d) in enumerate(moves, start=1):
                 out["actions"].append((game_id, seq, seat, action, None, at, d, None))
-        out["games"].append((game_id, GUILD, game_id, kind, "finished", members[0], "{}", seats, at, at, record))
+        row = (game_id, GUILD, game_id, kind, "finished", members[0], "{}", seats, state, meta, at, at, record)
+        out["games"].append(row)
         for place, member in enumerate(members, start=1):
             result = "win" if place == 1 else "loss"
             out["results"].append((game_id, GUILD, kind, member, 0, place, 0, int(place == 1), result, at))
@@ -126,7 +133,8 @@ def rows_of(
 
 
 COLUMNS = {
-    "games": "id, guild_id, channel_id, game, status, host_id, options, seats, created_at, updated_at, record",
+    "games": "id, guild_id, channel_id, game, status, host_id, options, seats, state, meta, created_at, updated_at,"
+    " record",
     "actions": "game_id, seq, seat, action, interaction_id, at, dice, due",
     "results": "game_id, guild_id, game, user_id, is_bot, place, score, won, result, finished_at",
     "dice_tallies": "game_id, seat, guild_id, game, finished_at, n1, n2, n3, n4, n5, n6, trials, hits, expected",

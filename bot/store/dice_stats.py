@@ -38,7 +38,7 @@ from bot.games.mythical_dice import FACES, FLAG
 from bot.jsontext import dumps, loads
 from bot.store.db import Store
 from bot.store.ratings import Season
-from bot.store.sql import SQL, Cursor, Step
+from bot.store.sql import SQL, Cursor, Step, each
 
 SIDES = 6  # every game rolls six-sided dice; a call of another die is not counted
 NO_SEAT = -1  # the row of a game's dice that were no one seat's (and the mark that the game was counted)
@@ -196,10 +196,17 @@ _INSERT = (
     "INSERT INTO dice_tallies (game_id, seat, guild_id, game, finished_at, n1, n2, n3, n4, n5, n6, trials, hits,"
     " expected) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (game_id, seat) DO NOTHING"
 )
-_UNCOUNTED = (
-    "SELECT g.id FROM games g WHERE g.guild_id = ? AND g.status = 'finished'"
+# A server's finished games not counted yet, on the index of its finished games (games_history: the games rows, with
+# their states and logs, are never read for it); SQLite's planner would otherwise take games_status, every server's.
+_NOT_COUNTED = (
+    " WHERE g.guild_id = ? AND g.status = 'finished'"
     " AND NOT EXISTS (SELECT 1 FROM dice_tallies d WHERE d.game_id = g.id AND d.seat = -1)"
 )
+_UNCOUNTED = SQL(
+    sqlite=f"SELECT g.id FROM games g INDEXED BY games_history{_NOT_COUNTED}",
+    postgresql=f"SELECT g.id FROM games g{_NOT_COUNTED}",
+)
+_BATCH = each("{0} ORDER BY g.updated_at, g.id LIMIT ?", _UNCOUNTED)  # the oldest first, in the index's order
 _IDS = SQL(
     sqlite="(SELECT value FROM json_each(?))",
     postgresql="(SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb))",
@@ -306,7 +313,7 @@ def _lock(store: Store, guild_id: int) -> asyncio.Lock:
 
 async def uncounted(store: Store, guild_id: int) -> int:
     """How many of the server's finished games are not counted yet."""
-    row = await store.fetch_one(f"SELECT COUNT(*) FROM ({_UNCOUNTED}) u", (guild_id,))
+    row = await store.fetch_one(each("SELECT COUNT(*) FROM ({0}) u", _UNCOUNTED), (guild_id,))
     return int(row[0]) if row else 0
 
 
@@ -323,7 +330,7 @@ async def catch_up(
     while True:
         # One batch under the server's lock: two counts at once (a look, the background) take turns, each game once.
         async with _lock(store, guild_id):
-            found = await store.fetch_all(f"{_UNCOUNTED} ORDER BY g.id LIMIT ?", (guild_id, batch))
+            found = await store.fetch_all(_BATCH, (guild_id, batch))
             if not found:
                 return 0
             games = await _read(store, guild_id, [r[0] for r in found])
