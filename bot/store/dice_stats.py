@@ -11,11 +11,12 @@ reports a roll and the seat it is for (the n-th such event of a move is the n-th
 counts as lucky. A move that does not replay (a record from before the action log) still has its dice counted, as
 no seat's.
 
-``/dicestats`` sums those rows (a few per game, on the index ``dice_tallies_board``), so it answers in
-milliseconds for 100,000 games (benchmarks/dice_stats.py). Games finished since the last look are counted first
-(``catch_up``); a server's first look at a long history counts for ``budget`` seconds, answers with what is
-counted, and the caller goes on counting in the background. A member is matched to a seat through the game's
-seats (no member's id is kept in ``dice_tallies``: ``/privacy delete`` anonymises the seats, and with them this).
+``/dicestats`` sums those rows (a few per game, on the index ``dice_tallies_board``): under a second for a server
+with 100,000 games (benchmarks/dice_stats.py). Games finished since the last look are counted first (``catch_up``;
+``count_step`` counts a game in the write that finishes it); a server's first look at a long history counts for
+``budget`` seconds, answers with what is counted, and the caller goes on counting in the background. A member is
+matched to a seat through the game's seats (no member's id is kept in ``dice_tallies``: ``/privacy delete``
+anonymises the seats, and with them this).
 
 The p-value is the regularised upper incomplete gamma function of mpmath (Q(k/2, χ²/2) is the χ² distribution's
 survival function); docs/FAIRNESS.md ("Dice statistics") says why mpmath and not SciPy, with the figures.
