@@ -33,6 +33,7 @@ ALICE, BOB, CAROL = Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")
 TABLES = ["games", "actions", "deadlines", "results", "guild_settings", "users", "reminders", "seasons", "ratings"]
 TABLES += ["data_upgrades"]  # bot.tables.upgrade's record of the older rows' conversion
 TABLES += ["end_messages"]  # the end-of-game messages still owed (the games here finish with no presenter)
+TABLES += ["dice_tallies"]  # /dicestats' counts per finished game and seat
 
 
 class Clock:

@@ -71,8 +71,8 @@ def rating_chart(
     canvas.title.set_text(text.title)
     axes.set_xlabel(text.x_label, color=TEXT)
     axes.set_ylabel(text.y_label, color=TEXT)
-    axes.yaxis.set_major_formatter(FuncFormatter(_number_format(locale)))
-    axes.xaxis.set_major_formatter(FuncFormatter(_number_format(locale, whole=True)))
+    axes.yaxis.set_major_formatter(FuncFormatter(number_format(locale)))
+    axes.xaxis.set_major_formatter(FuncFormatter(number_format(locale, whole=True)))
 
     count = len(points)
     lines = list((references or {}).items())
@@ -144,7 +144,7 @@ class _Canvas:
         self.figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=BACKGROUND)
         FigureCanvasAgg(self.figure)  # binds itself to the figure
         self.axes = self.figure.add_subplot()
-        _style(self.axes)
+        style_axes(self.axes)
         self.figure.subplots_adjust(left=70 / width, right=1 - 16 / width, top=1 - 62 / height, bottom=50 / height)
         self.title = self.figure.text(8 / width, 1 - 8 / height, "", color=TEXT, fontsize=13, ha="left", va="top")
 
@@ -168,7 +168,7 @@ def _canvas(size: tuple[int, int]) -> _Canvas:
     return kept[size]
 
 
-def _style(axes: Any) -> None:
+def style_axes(axes: Any) -> None:
     axes.set_facecolor(BACKGROUND)
     axes.grid(True, color=GRID, linewidth=0.6, alpha=0.8)
     axes.set_axisbelow(True)
@@ -177,7 +177,7 @@ def _style(axes: Any) -> None:
         spine.set_color(GRID)
 
 
-def _number_format(locale: str, *, whole: bool = False) -> Any:
+def number_format(locale: str, *, whole: bool = False) -> Any:
     """A tick formatter with the locale's decimal sign (Babel), e.g. 12,5 in German."""
     from babel.numbers import format_decimal
 

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.render.chart import BACKGROUND, DPI, TEXT, _number_format, _style
+from bot.render.chart import BACKGROUND, DPI, TEXT, number_format, style_axes
 
 WIDTH, HEIGHT = 800, 400
 BAR = "#5865f2"  # Discord's blurple, as the rating line
@@ -51,17 +51,17 @@ def dice_chart(
     figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=BACKGROUND)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
-    _style(axes)
+    style_axes(axes)
     axes.grid(False, axis="x")
     # Room on the left for the widest count on the axis (1,600,000 takes more than 16,000) and the axis's name.
-    widest = len(_number_format(locale, whole=True)(max(counts, default=0) * 1.2, None))
+    widest = len(number_format(locale, whole=True)(max(counts, default=0) * 1.2, None))
     left = 52 + 11 * widest
     figure.subplots_adjust(left=left / width, right=1 - 16 / width, top=1 - 76 / height, bottom=62 / height)
     figure.text(10 / width, 1 - 10 / height, text.title, color=TEXT, fontsize=17, ha="left", va="top")
     axes.set_xlabel(text.x_label, color=TEXT, fontsize=14)
     axes.set_ylabel(text.y_label, color=TEXT, fontsize=14)
     axes.tick_params(labelsize=14)
-    number = _number_format(locale, whole=True)
+    number = number_format(locale, whole=True)
     sides = len(counts)
     positions = list(range(1, sides + 1))
     axes.set_xticks(positions, [str(face) for face in positions])

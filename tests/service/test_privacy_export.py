@@ -30,6 +30,7 @@ NOT_ABOUT_MEMBERS = {
     "deadlines": "a game's turn deadline",
     "reminders": "a game's reminder message",
     "end_messages": "a finished game's end message still to send",
+    "dice_tallies": "dice counts per game and seat number (members are found through games.seats)",
     "guild_settings": "a server's settings",
     "seasons": "a server's seasons (the export names those of the member's ratings)",
     "leases": "which process serves a shard",
