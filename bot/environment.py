@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 PLAIN, SECRET, DATABASE = "plain", "secret", "database"  # how ``config`` shows a value (bot.paths' maskers)
 
@@ -30,6 +31,7 @@ SETTINGS = (
     Setting("DICETAVERN_RETENTION_DAYS", "90"),
     Setting("DICETAVERN_PRIVACY_CONTACT", ""),
     Setting("DICETAVERN_PRIVACY_URL", ""),
+    Setting("DICETAVERN_VERIFIER_URL", ""),
     Setting("DICETAVERN_CACHE_DIR", ""),
     Setting("NO_COLOR", ""),
 )
@@ -62,3 +64,20 @@ def number(
     if chosen < 0 or (above_zero and chosen == 0):
         raise ValueError(f"{name} must be {'above 0' if above_zero else '0 or more'}, not {text!r}")
     return chosen
+
+
+VERIFIER_URL_ENV = "DICETAVERN_VERIFIER_URL"
+
+
+def verifier_url(value: str | None = None) -> str | None:
+    """Where ``/game export`` links the verifier in the browser (bot/assets/verify.html put online): the setting when
+    it is an http or https address with a host, else None (unset, or not such an address: the reply then attaches
+    the page itself, which works offline)."""
+    text = setting_text(VERIFIER_URL_ENV, value)
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in text):
+        return None
+    return text

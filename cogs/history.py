@@ -14,12 +14,14 @@ import io
 import math
 import re
 from collections.abc import Awaitable, Callable
+from importlib import resources
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.environment import verifier_url
 from bot.games import available_games
 from bot.games.parsing import parse_int
 from bot.i18n import t
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
 PAGE = 10
 MAX_ID = 2**63 - 1  # SQLite's INTEGER: a larger id cannot name a game (and must not reach a query)
 COLOUR = 0x99AAB5
+VERIFIER_PAGE = "verify.html"  # the verifier in the browser, bot/assets/verify.html (scripts/build_verifier.py)
 
 
 class Refused(Exception):
@@ -267,11 +270,19 @@ async def export_command(interaction: discord.Interaction, game: int) -> None:
         locale = locale_of(interaction)
         export = export_of(record)
         filename = f"dicetavern-{record.game}-{record.id}.json"
-        data = io.BytesIO(dumps(export).encode())
-        key = "history.export_text" if record.fair else "history.export_unfair"
+        files = [discord.File(io.BytesIO(dumps(export).encode()), filename=filename)]
         name = t(f"game.{record.game}", locale)
-        text = t(key, locale, game=name, id=record.id, moves=len(record.moves), file=filename)
-        await send_ephemeral(interaction, text, file=discord.File(data, filename=filename))
+        params = {"game": name, "id": record.id, "moves": len(record.moves), "file": filename}
+        url = verifier_url()
+        if not record.fair:
+            text = t("history.export_unfair", locale, **params)
+        elif url is not None:  # the operator put the verifier in the browser online: link it
+            text = t("history.export_text", locale, url=url, **params)
+        else:  # else the page itself, from the package: it opens from the file, offline
+            text = t("history.export_text_offline", locale, page=VERIFIER_PAGE, **params)
+            page = resources.files("bot").joinpath("assets", VERIFIER_PAGE).read_bytes()
+            files.append(discord.File(io.BytesIO(page), filename=VERIFIER_PAGE))
+        await send_ephemeral(interaction, text, files=files)
 
     await answered(interaction, work)
 

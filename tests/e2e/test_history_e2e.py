@@ -44,7 +44,9 @@ async def revealed_seed(bot, game_id: int) -> str:
     return fair["seed"]
 
 
-async def test_history_replay_export_and_verify_of_a_finished_game_and_the_buttons_survive_a_restart(world: World):
+async def test_history_replay_export_and_verify_of_a_finished_game_and_the_buttons_survive_a_restart(
+    world: World, monkeypatch
+):
     async with world.bot(FairDice.new) as bot:  # the real path: each table its own fair dice, persisted
         game_id = await play_pig_to_the_end(world, bot)
         seed = await revealed_seed(bot, game_id)
@@ -72,10 +74,19 @@ async def test_history_replay_export_and_verify_of_a_finished_game_and_the_butto
         await (await world.fake.click(world.carol, replayed, button(replayed, "f"))).response()
         assert "the deal" in replayed.text
 
+        monkeypatch.delenv("DICETAVERN_VERIFIER_URL", raising=False)  # no verifier online: the page comes attached
         exported = await world.slash(world.bob, "game", "export", game=game_id)
-        assert exported.ephemeral and "dicetavern verify" in exported.text
-        (attachment,) = exported.expect_message().attachments
-        assert attachment["filename"] == f"dicetavern-pig-{game_id}.json"
+        assert exported.ephemeral and "verify.html" in exported.text and "dicetavern verify" in exported.text
+        attachment, page = exported.expect_message().attachments
+        assert attachment["filename"] == f"dicetavern-pig-{game_id}.json" and page["filename"] == "verify.html"
+        from importlib import resources  # the page as the package ships it
+
+        shipped = resources.files("bot").joinpath("assets", "verify.html").read_bytes()
+        assert world.fake.attachment_bytes(page) == shipped
+        monkeypatch.setenv("DICETAVERN_VERIFIER_URL", "https://tavern.example/verify.html")  # online: linked instead
+        linked = await world.slash(world.bob, "game", "export", game=game_id)
+        assert linked.ephemeral and "<https://tavern.example/verify.html>" in linked.text
+        assert [a["filename"] for a in linked.expect_message().attachments] == [attachment["filename"]]
         export = json.loads(world.fake.attachment_bytes(attachment))
         assert export["version"] == 2 and export["id"] == game_id and export["players"] == ["alice", "bob"]
         assert export["start"].isdigit() and export["owner_seated"] is False  # the start click's id; no owner
