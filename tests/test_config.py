@@ -4,6 +4,7 @@ refuse; and an install without asyncpg (the ``postgres`` extra): SQLite works, P
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import subprocess
@@ -28,7 +29,14 @@ def env(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no stray .env is read
     for setting in SETTINGS:
         monkeypatch.delenv(setting.name, raising=False)
-    return monkeypatch
+    saved, root = dict(os.environ), logging.getLogger()
+    handlers = list(root.handlers)
+    yield monkeypatch
+    # `config` loads .env into os.environ and `run` installs discord.py's log handler on the captured stderr:
+    # neither may reach the next test in this worker
+    os.environ.clear()
+    os.environ.update(saved)
+    root.handlers[:] = handlers
 
 
 def config(capsys) -> tuple[int, dict[str, str], list[str]]:
