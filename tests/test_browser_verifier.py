@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -292,8 +293,9 @@ def expected(export: Any) -> dict[str, str]:
 # -- the page in Chromium -------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def start_browser(language: str = "en-US") -> Any:
+    """Headless Chromium through chromedriver, its language ``language`` (what navigator.language says); skips (or,
+    with DICETAVERN_REQUIRE_CHROMIUM=1, fails) when either or selenium is missing."""
     missing = [path for path in (CHROMIUM, DRIVER) if not shutil.which(path)]
     try:
         from selenium import webdriver
@@ -311,13 +313,17 @@ def browser() -> Iterator[Any]:
         "--no-sandbox",
         "--disable-gpu",
         "--disable-dev-shm-usage",
-        "--lang=en-US",
-        "--allow-file-access-from-files",
-        "--window-size=420,900",
+        f"--lang={language}",
+        "--window-size=420,900",  # a phone's width
     ):
         options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=DRIVER))
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    return webdriver.Chrome(options=options, service=Service(executable_path=DRIVER))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    driver = start_browser()
     try:
         yield driver
     finally:
@@ -482,3 +488,30 @@ def test_the_wrong_seed_is_named_as_python_names_it(page: Page) -> None:
     got = page.check("other-seed", export)
     assert got == expected(export) == {"verdict": "fail", "code": "commitment"}
     assert chain.genesis(export["commitment"]) in page.find("#verdict").text
+
+
+def test_the_page_speaks_the_browsers_language(tmp_path: Path) -> None:
+    driver = start_browser("de-DE")
+    try:
+        page = Page(driver, tmp_path)
+        assert driver.execute_script("return navigator.language") == "de-DE"
+        assert driver.find_element("tag name", "html").get_attribute("lang") == "de"
+        assert page.find("h1").text == t("webverify.title", "de")
+        assert page.find("#lang").get_attribute("value") == "de"
+        export = game("pig")
+        export["server_seed"] = "zz"
+        assert page.check("bad-seed", export) == {"verdict": "fail", "code": "bad_seed"}
+        assert bot.verify.mismatch_text(Mismatch("bad_seed"), "de") in page.find("#verdict").text
+    finally:
+        driver.quit()
+
+
+def test_a_missing_browser_skips_unless_it_is_required(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = sys.modules[__name__]
+    monkeypatch.setattr(module, "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setattr(module, "REQUIRED", False)
+    with pytest.raises(pytest.skip.Exception, match="chromium"):
+        start_browser()
+    monkeypatch.setattr(module, "REQUIRED", True)
+    with pytest.raises(pytest.fail.Exception, match="DICETAVERN_REQUIRE_CHROMIUM=1"):
+        start_browser()
