@@ -169,6 +169,8 @@ def cases() -> Iterator[tuple[str, Any]]:
     for seed in ("not hex", "", "0", "0 01", "é0"):
         yield f"bad-seed-{seed!r}", {**copy.deepcopy(export), "server_seed": seed}
     yield "other-start", {**copy.deepcopy(export), "start": "1445678901234567891"}
+    yield "no-moves", {**copy.deepcopy(export), "moves": [], "result": None}  # chain_end at "move 0"
+    yield "odd-result", {**copy.deepcopy(export), "result": {"ranking": [[1.5, "x", 99]], "scores": {}, "neutral": 3}}
     yield "no-chain", {**copy.deepcopy(export), "chain": None}  # v2 allows it: the links are then not checked
     yield "bad-head", {**copy.deepcopy(export), "chain": "0" * 64}
     yield "upper-head", {**copy.deepcopy(export), "chain": export["chain"].upper()}
