@@ -17,6 +17,7 @@ import copy
 import importlib.util
 import json
 import os
+import random
 import re
 import shutil
 import sys
@@ -33,7 +34,7 @@ import bot.verify
 from bot.games import available_games, chain
 from bot.games.fair import commitment_of
 from bot.i18n import catalog, locales, t
-from bot.verify import Mismatch, verify_export
+from bot.verify import Mismatch, check_schema, verify_export
 from tests.test_fair import SEED, draws_of, game, play, relinked, vectors
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -281,6 +282,68 @@ def cases() -> Iterator[tuple[str, Any]]:
         yield f"vector-{number}-client", {**copy.deepcopy(export), "client_seed": export["client_seed"] + " "}
 
 
+POOL: tuple[Any, ...] = (
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    7,
+    2.0,
+    0.5,
+    "",
+    "x",
+    "A" * 64,
+    [],
+    {},
+    [["r", 6, [1]]],
+    [["s", 3, [2, 0]]],
+    2**64,
+    -(2**70),
+    [None],
+    {"k": 1},
+)
+TOP = (
+    "format",
+    "version",
+    "game",
+    "options",
+    "players",
+    "moves",
+    "commitment",
+    "server_seed",
+    "client_seed",
+    "start",
+    "chain",
+    "owner_seated",
+    "result",
+    "id",
+)
+MOVE = ("seq", "seat", "action", "dice", "at", "link")
+
+
+def fuzzed(count: int) -> Iterator[tuple[str, Any]]:
+    """Random edits (fixed seed): a field of the export or of a move set to a value of any JSON type, a field
+    dropped, now and then the chain rebuilt over the edit, now and then as version 1."""
+    rng = random.Random(27)
+    for number in range(count):
+        export = game(rng.choice(available_games()), rng.randint(0, 1))
+        if rng.random() < 0.3:
+            export = v1(export)
+        if rng.random() < 0.5:
+            target, name = export, rng.choice(TOP)
+        else:
+            target, name = rng.choice(export["moves"]), rng.choice(MOVE)
+        if rng.random() < 0.15:
+            target.pop(name, None)
+        else:
+            target[name] = copy.deepcopy(rng.choice(POOL))
+        if rng.random() < 0.4 and check_schema(export) is None and isinstance(export.get("commitment"), str):
+            export = relinked(export)
+        yield f"fuzz-{number}-{name}", export
+
+
 def expected(export: Any) -> dict[str, str]:
     problem = decided(export)
     if problem is None:
@@ -376,7 +439,7 @@ def page(browser: Any, tmp_path: Path) -> Page:
 def test_the_page_gives_bot_verifys_verdict_for_every_export(page: Page) -> None:
     seen: dict[str, int] = {}
     differences = []
-    for name, export in cases():
+    for name, export in [*cases(), *fuzzed(120)]:
         want = expected(export)
         got = page.check(name, export)
         if got != want:
