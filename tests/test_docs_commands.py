@@ -48,6 +48,8 @@ NICE = ["nice", "-n", "19"]
 CHEAP = {
     ".venv/bin/python -m benchmarks.pig_solver --targets 10,100 --variants d1,bigpig",
     ".venv/bin/python -m benchmarks.click_files [--list]",
+    ".venv/bin/python -m benchmarks.ai_matchups --game liar --players hard,ref:sensible --games 2000 --seed 17 "
+    "--workers 1 -o dice_per_player=2 -o raise_rule=R -o wild_ones=W",
 }
 # Words of a command that stand for a value the reader picks; the value used here.
 PLACEHOLDERS = {"P": "hard,ref:claim62", "S": "23", "...": "wild_ones=true", "FILE": "game.json", "URL": "x"}
