@@ -57,6 +57,13 @@ def _privacy_url() -> None:
         raise ValueError(problem)
 
 
+def _verifier_url() -> None:
+    from bot.environment import VERIFIER_URL_ENV, verifier_url
+
+    if os.environ.get(VERIFIER_URL_ENV, "").strip() and verifier_url() is None:
+        raise ValueError(t("config.not_http"))
+
+
 def _checks() -> dict[str, Callable[[], object]]:
     """Each setting's reader as ``dicetavern run`` calls it: a ValueError is a refusal."""
     from bot.restarts import min_identifies
@@ -74,6 +81,7 @@ def _checks() -> dict[str, Callable[[], object]]:
         "DICETAVERN_DURABILITY": durability_setting,
         "DICETAVERN_RETENTION_DAYS": retention_days,
         "DICETAVERN_PRIVACY_URL": _privacy_url,
+        "DICETAVERN_VERIFIER_URL": _verifier_url,
     }
 
 

@@ -81,6 +81,7 @@ def test_config_shows_values_sources_and_defaults_with_secrets_masked(env, tmp_p
         ("DICETAVERN_SHARDS", "0-3", "needs --shard-count"),
         ("DICETAVERN_PRIVACY_URL", "not a link", "DICETAVERN_PRIVACY_URL"),
         ("DATABASE_URL", "mysql://x", "not a postgresql:// URL"),
+        ("DICETAVERN_VERIFIER_URL", "ftp://x/verify.html", "not an http or https address"),
     ],
 )
 def test_a_setting_run_would_refuse_is_named_and_config_exits_1(env, capsys, variable, value, words):
