@@ -238,7 +238,8 @@ async def test_a_game_cancelled_after_it_started_is_listed_with_its_seed_and_the
             lambda: next((m for m in world.fake.channel_messages(world.channel) if "is over" in m.text), None),
             what="the end message",
         )
-        assert "👑 The bot's owner played at this table." in end.text and f"🔗 Move log chain `{owned.chain}`" in end.text
+        assert "👑 The bot's owner played at this table." in end.text
+        assert f"🔗 Move log chain `{owned.chain}`" in end.text
 
         listed = (await world.slash(world.carol, "history")).text
         lines = [line for line in listed.splitlines() if line.startswith("`#")]
