@@ -193,6 +193,21 @@ class PostgresStore(Store):
     # -- writes ---------------------------------------------------------------------------------
 
     async def _commit(self, writes: list[Write]) -> list[list[int | None]]:
+        """The batch in one transaction. A connection the server dropped before the batch's COMMIT was sent
+        (a terminated backend, a restart noticed only now) committed nothing: the batch runs once more on a new
+        one, rather than refusing presses the next batch would take. Dropped during the COMMIT, the outcome is
+        unknown: that is not tried again (it would apply twice), and fails as an outage does."""
+        sent: list[bool] = []
+        try:
+            return await self._commit_once(writes, sent)
+        except Exception as error:
+            if sent or self._conn is None or not self._conn.is_closed() or not unavailable(error):
+                raise
+            log.info("the writer's PostgreSQL connection was dropped before its batch committed; trying it again")
+            return await self._commit_once(writes, [])
+
+    async def _commit_once(self, writes: list[Write], sent: list[bool]) -> list[list[int | None]]:
+        """``sent`` gets an item once the COMMIT is about to be sent."""
         conn = await self._writer_conn()
         loop = asyncio.get_running_loop()
         results: list[list[int | None]] = [[None] * len(statements) for statements in writes]
@@ -233,6 +248,7 @@ class PostgresStore(Store):
                         run_text = text
                         run_args.append(params)
             await flush()
+            sent.append(True)  # leaving the block sends COMMIT
         return results
 
     # -- reads ----------------------------------------------------------------------------------
