@@ -362,8 +362,11 @@ class Stats(AnswersErrors, commands.Cog):
         self.bot.add_dynamic_items(PageButton)
 
     async def cog_unload(self) -> None:
-        for task in self.counting.values():
+        """Stop counting, and wait until each count has stopped: the bot closes the store next."""
+        tasks = list(self.counting.values())
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         self.counting.clear()
 
     @app_commands.command(name="leaderboard", description=t("cmd.leaderboard"))
