@@ -22,16 +22,16 @@ def _token() -> None:
 
 
 def _shards() -> None:
-    from bot.shards import in_effect
+    from bot.shards import SHARDS_ENV, in_effect
 
-    if os.environ.get("DICETAVERN_SHARDS", "").strip():  # else the count alone is checked, on its own line
+    if os.environ.get(SHARDS_ENV, "").strip():  # else the count alone is checked, on its own line
         in_effect()  # a ShardError is a ValueError
 
 
 def _shard_count() -> None:
-    from bot.shards import parse_count
+    from bot.shards import SHARD_COUNT_ENV, parse_count
 
-    count = os.environ.get("DICETAVERN_SHARD_COUNT", "").strip()
+    count = os.environ.get(SHARD_COUNT_ENV, "").strip()
     if count:
         parse_count(count)
 

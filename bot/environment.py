@@ -69,15 +69,18 @@ def number(
 VERIFIER_URL_ENV = "DICETAVERN_VERIFIER_URL"
 
 
+def is_web_address(text: str) -> bool:
+    """An http or https address with a host (what Discord shows as a link)."""
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and not any(c.isspace() for c in text)
+
+
 def verifier_url(value: str | None = None) -> str | None:
     """Where ``/game export`` links the verifier in the browser (bot/assets/verify.html put online): the setting when
     it is an http or https address with a host, else None (unset, or not such an address: the reply then attaches
     the page itself, which works offline)."""
     text = setting_text(VERIFIER_URL_ENV, value)
-    try:
-        parts = urlsplit(text)
-    except ValueError:
-        return None
-    if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in text):
-        return None
-    return text
+    return text if is_web_address(text) else None

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
+from bot.environment import is_web_address
 from bot.i18n import t
 
 CONTACT_ENV = "DICETAVERN_PRIVACY_CONTACT"
@@ -34,28 +34,20 @@ class Contact:
         return self.text is not None or self.url is not None
 
 
-def is_url(text: str) -> bool:
-    """An http or https address with a host (what Discord shows as a link)."""
-    try:
-        parts = urlsplit(text)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and bool(parts.netloc) and not any(c.isspace() for c in text)
-
 
 def privacy_contact(environ: Mapping[str, str] | None = None) -> Contact:
     """The operator's contact from the environment: the text clipped to MAX_CONTACT, the URL only when it is one."""
     env = os.environ if environ is None else environ
     text = " ".join(env.get(CONTACT_ENV, "").split())[:MAX_CONTACT] or None
     url = env.get(URL_ENV, "").strip() or None
-    if url is not None and (len(url) > MAX_URL or not is_url(url)):
+    if url is not None and (len(url) > MAX_URL or not is_web_address(url)):
         return Contact(text, None, t("cli.privacy_url_ignored", env=URL_ENV, url=url[:80]))
     return Contact(text, url)
 
 
 def shown(text: str) -> str:
     """A contact as a reply shows it: an address as a link (no preview), anything else as it was set."""
-    return f"<{text}>" if is_url(text) else text
+    return f"<{text}>" if is_web_address(text) else text
 
 
 def policy_link(url: str) -> str:
