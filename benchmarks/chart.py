@@ -4,11 +4,13 @@
   pays; the bot imports matplotlib only then). Measured in a child process per size.
 * **warm**: later charts in the same process, median and worst of ``REPEATS``.
 
-Points are a random walk of ratings with the three computer levels as reference lines and the mu band on, as
-/stats draws them. CPU is ``time.process_time``, wall ``time.perf_counter``.
+Points are a random walk of ratings with the three computer levels as reference lines and the mu band on (/stats
+now draws the shown scale without the band: a little less work than measured here). CPU is ``time.process_time``,
+wall ``time.perf_counter``.
 
     python -m benchmarks.chart            # ~15 s
     python -m benchmarks.chart --quick    # a few seconds
+    python -m benchmarks.chart --example docs/rating-chart.png   # only writes the chart docs/RATINGS.md shows
 """
 
 from __future__ import annotations
@@ -71,8 +73,32 @@ def cold(count: int) -> tuple[float, float]:
     return wall, cpu
 
 
+def example(path: str) -> None:
+    """What /stats draws after 30 heads-up games won two in three (``cogs.stats.render_chart``), with a Hard line."""
+    from bot.ratings import Finish, settle
+    from cogs.stats import chart_text, render_chart
+
+    book: dict[int, Any] = {}
+    history = []
+    for game in range(30):
+        won = game % 3 != 2
+        book.update(
+            settle(book, [Finish(1, 1 if won else 2, "win" if won else "loss"), Finish(2, 2 if won else 1, "")])
+        )
+        history.append((book[1].mu, book[1].sigma, book[1].ordinal, "win" if won else "loss"))
+    png = render_chart(history, chart_text("alice", "Pig", "en"), "en", {"Hard computer": 3.5})
+    with open(path, "wb") as out:
+        out.write(png)
+    print(f"wrote {path} ({len(png):,} bytes)")
+
+
 def main() -> None:
-    args = parser(__doc__.split("\n")[0]).parse_args()
+    cli = parser(__doc__.split("\n")[0])
+    cli.add_argument("--example", metavar="PNG", help="write the example chart of docs/RATINGS.md there and stop")
+    args = cli.parse_args()
+    if args.example:
+        example(args.example)
+        return
     repeats = 5 if args.quick else 20
     sizes = SIZES[::3] if args.quick else SIZES
     header(f"rating chart: 800x400 PNG, cold (fresh process, matplotlib import included) and warm ({repeats} runs)")

@@ -4,8 +4,9 @@ Every seat of a finished game is its own "team"; its place (``results.place``: e
 A rating is openskill's (mu, sigma); boards sort by the conservative ordinal mu - 3 sigma, which starts at 0 for
 a new player (25 - 3 x 25/3) and rises as games make the rating both higher and surer.
 
-No display scale: the ordinal is shown as it is, with one decimal (0 for a newcomer, a few tens for the best).
-An Elo-like scale (x 40 + 1000, say) would only invite comparisons with chess ratings that do not hold here.
+Players see ``shown(ordinal)``: 1000 + 40 x ordinal, a whole number (docs/RATINGS.md). The bare ordinal read as a
+punishment (a newcomer who lost once was "-1.8"); on this scale a newcomer is 1000 and a game moves it by tens of
+points. The scale is strictly increasing in the ordinal, so it never reorders a board; only the ordinal is stored.
 
 Members are rated by their Discord id, computer players by level (``LEVEL_IDS``): every Hard computer in a
 server shares one rating, so a member can see where they stand against each level. Two computer players of the
@@ -35,8 +36,18 @@ def model() -> Any:
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
 
+SHOWN_START = 1000  # what a newcomer's ordinal (0) shows as
+SHOWN_SCALE = 40  # shown points per unit of ordinal: one game moves a newcomer by about 40 to 100
+
+
 def ordinal(mu: float, sigma: float) -> float:
     return mu - Z * sigma
+
+
+def shown(ordinal: float) -> int:
+    """The rating players see: ``1000 + 40 x ordinal``, rounded, and never below 0 (an ordinal under -25 takes a long
+    run of losses by a sure player; no newcomer gets there)."""
+    return max(0, round(SHOWN_START + SHOWN_SCALE * ordinal))
 
 
 def player_id(user_id: int, level: str | None) -> int:
@@ -60,6 +71,10 @@ class Standing:
     @property
     def ordinal(self) -> float:
         return ordinal(self.mu, self.sigma)
+
+    @property
+    def shown(self) -> int:
+        return shown(self.ordinal)
 
     @property
     def losses(self) -> int:

@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.games import get_engine
 from bot.games.parsing import parse_int
 from bot.i18n import t
-from bot.ratings import ALL, Standing
+from bot.ratings import ALL, MU, SIGMA, Standing, shown
 from bot.store import dice_stats, privacy, ratings, repo
 from bot.store.ratings import PROVISIONAL_GAMES, Entry, Season, SeasonRefused
 from cogs.utils.components import MAX_CHOICES, button_label
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE = 10
+CHART_FROM = 3  # rated games before /stats draws a chart: one or two points are a dot, not a curve
 ALL_GAMES = ("wins", "losses", "neutral")  # across games a best score means nothing
 COUNTED = {"wins": "ui.n_wins", "losses": "ui.n_losses", "neutral": "ui.n_neutral"}
 
@@ -69,6 +70,11 @@ def number(value: float, locale: str, digits: str = "0.0") -> str:
         return f"{value:.1f}"
 
 
+def rating_text(ordinal: float, locale: str) -> str:
+    """A rating as players see it (``bot.ratings.shown``), with its unit: ``1,048 pts``."""
+    return t("rating.value", locale, rating=number(shown(ordinal), locale, "#,##0"))
+
+
 def season_label(season: Season, locale: str) -> str:
     return season.name if season.name is not None else t("rating.season_first", locale)
 
@@ -84,7 +90,7 @@ def entry_line(entry: Entry, rank: int | None, figures: tuple[str, ...], locale:
     extra = t("ui.board_extra_score", locale, best=row.best_score) if "best" in figures else ""
     fields = {
         "name": f"<@{entry.user_id}>",
-        "rating": number(entry.standing.ordinal, locale),
+        "rating": rating_text(entry.standing.ordinal, locale),
         "record": record_text(row, figures, locale),
         "extra": extra,
     }
@@ -138,7 +144,7 @@ async def board_page(
                     "rating.computer_line",
                     locale,
                     level=t(f"rating.level_{level}", locale),
-                    rating=number(s.ordinal, locale),
+                    rating=rating_text(s.ordinal, locale),
                 )
                 for level, s in levels.items()
             ]
@@ -219,18 +225,22 @@ def chart_text(name: str, board: str, locale: str) -> Any:
     )
 
 
-def render_chart(points: list[tuple[float, ...]], text: Any, locale: str, references: dict[str, float]) -> bytes:
-    """The PNG of the rating over time (blocking: called in a worker thread)."""
+def render_chart(points: list[tuple[Any, ...]], text: Any, locale: str, references: dict[str, float]) -> bytes:
+    """The PNG of the shown rating over time, from a newcomer's start (blocking: called in a worker thread)."""
     from bot.render.chart import ChartPoint, rating_chart
 
-    return rating_chart([ChartPoint(*p) for p in points], text=text, locale=locale, references=references)
+    start = ChartPoint(MU, SIGMA, shown(0.0))
+    drawn = [start, *(ChartPoint(p[0], p[1], shown(p[2]), *p[3:4]) for p in points)]
+    lines = {label: float(shown(value)) for label, value in references.items()}
+    return rating_chart(drawn, text=text, locale=locale, references=lines, band=False, first=0)
 
 
 def versus_line(level: str, theirs: Standing, mine: Standing, locale: str) -> str:
-    difference = mine.ordinal - theirs.ordinal
+    difference = mine.shown - theirs.shown
     key = "rating.versus_ahead" if difference >= 0 else "rating.versus_behind"
     name = t(f"rating.level_{level}", locale)
-    return t(key, locale, level=name, rating=number(theirs.ordinal, locale), difference=number(abs(difference), locale))
+    ahead = t("rating.value", locale, rating=number(abs(difference), locale, "#,##0"))
+    return t(key, locale, level=name, rating=rating_text(theirs.ordinal, locale), difference=ahead)
 
 
 async def season_choices(
@@ -444,9 +454,7 @@ class Stats(AnswersErrors, commands.Cog):
                     locale,
                     board=board_name,
                     season=season_label(season, locale),
-                    rating=number(mine.ordinal, locale),
-                    mu=number(mine.mu, locale),
-                    sigma=number(mine.sigma, locale),
+                    rating=rating_text(mine.ordinal, locale),
                 )
             )
             place = await ratings.rank(store, guild_id, season.number, board, user_id)
@@ -473,9 +481,12 @@ class Stats(AnswersErrors, commands.Cog):
                 levels = await ratings.computer_levels(store, guild_id, season.number, game)
                 lines += [versus_line(level, theirs, mine, locale) for level, theirs in levels.items()]
                 references = {t(f"rating.level_{level}", locale): s.ordinal for level, s in levels.items()}
-            points = await ratings.history(store, guild_id, season.number, board, user_id)
-            text = chart_text(name, board_name, locale)
-            png = await asyncio.to_thread(render_chart, points, text, locale, references)
+            if mine.games >= CHART_FROM:
+                points = await ratings.history(store, guild_id, season.number, board, user_id)
+                text = chart_text(name, board_name, locale)
+                png = await asyncio.to_thread(render_chart, points, text, locale, references)
+            else:
+                lines.append(t("rating.chart_later", locale, count=CHART_FROM - mine.games))
         shown = {g: row for g, row in rows.items() if game is None or g == game}
         if shown:
             if lines:

@@ -82,3 +82,59 @@ def test_matplotlib_is_not_imported_with_the_module() -> None:
     code = "import sys, bot.render.chart; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def _line_box(image: Image.Image) -> tuple[int, int, int, int] | None:
+    """The bounding box of the rating line's pixels (its colour, give or take antialiasing), below the legend's row
+    (its sample of the line sits just above the frame, whose top is 84 px down)."""
+    from bot.render.chart import LINE
+
+    want = tuple(int(LINE[i : i + 2], 16) for i in (1, 3, 5))
+    rgb = image.convert("RGB")
+    width, height = rgb.size
+    pixels = rgb.load()
+    found = [
+        (x, y)
+        for y in range(80, height)
+        for x in range(width)
+        if sum(abs(a - b) for a, b in zip(pixels[x, y], want, strict=True)) < 40
+    ]
+    if not found:
+        return None
+    xs, ys = [x for x, _ in found], [y for _, y in found]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _history(count: int) -> list[tuple[float, float, float, str]]:
+    """A member's (mu, sigma, ordinal) after each of ``count`` heads-up games, winning two in three."""
+    from bot.ratings import Finish, settle
+
+    book: dict = {}
+    out = []
+    for game in range(count):
+        won = game % 3 != 2
+        book.update(
+            settle(book, [Finish(1, 1 if won else 2, "win" if won else "loss"), Finish(2, 2 if won else 1, "")])
+        )
+        out.append((book[1].mu, book[1].sigma, book[1].ordinal, "win" if won else "loss"))
+    return out
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, 300])
+def test_the_stats_chart_shows_the_shown_rating_inside_its_frame(count: int) -> None:
+    """What /stats draws (cogs.stats.render_chart: the shown scale from a newcomer's 1000): an 800 x 400 PNG, not
+    blank, whose line lies inside the plot frame and, from 3 games on, runs across almost all of it."""
+    from bot.render.chart import HEIGHT, LEFT, WIDTH
+    from cogs.stats import chart_text, render_chart
+
+    image = decode(render_chart(_history(count), chart_text("alice", "Pig", "en"), "en", {}))
+    assert image.size == (WIDTH, HEIGHT)
+    assert len(set(image.convert("L").tobytes())) > 8  # not a blank card
+    box = _line_box(image)
+    assert box is not None
+    left, top, right, bottom = box
+    frame = (LEFT - 6, 84 - 6, WIDTH - 30 + 6, HEIGHT - 70 + 6)  # the axes, as chart.py places them, a marker's slack
+    assert frame[0] <= left and right <= frame[2] and frame[1] <= top and bottom <= frame[3], (box, frame)
+    if count >= 3:
+        assert right - left > 0.9 * (WIDTH - 30 - LEFT)
+        assert bottom - top > 40  # it moves: a rating, not a flat line

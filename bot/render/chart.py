@@ -16,6 +16,9 @@ from typing import Any
 
 WIDTH, HEIGHT = 800, 400  # pixels: Discord shows an attachment up to ~550 px wide, still sharp at this size
 DPI = 100
+# Discord shows the 800 px image at about 400 px: half of each size below is what a player reads (about 14 px).
+FONT, TITLE = 20, 24  # points at 100 dpi: pixels on the image
+LEFT = 96  # pixels of room for the y-axis numbers (four digits at FONT)
 MARKERS_UP_TO = 60  # points: above this a marker per game is clutter (and slower)
 
 # An opaque card of its own colours, so it reads the same in Discord's dark and light themes.
@@ -24,6 +27,7 @@ TEXT = "#dbdee1"
 GRID = "#4e5058"
 LINE = "#5865f2"
 BAND = "#5865f2"
+RESULT_MARKS = {"win": ("^", "#23a55a"), "loss": ("v", "#f23f43"), "neutral": ("o", "#949ba4")}  # shape, colour
 REFERENCE = ("#f0b232", "#23a55a", "#f23f43", "#eb459e", "#00a8fc")  # one per computer level, in order given
 
 
@@ -34,6 +38,7 @@ class ChartPoint:
     mu: float
     sigma: float
     ordinal: float
+    result: str | None = None  # the game's result for the player (win, loss, neutral): its point's mark
 
 
 @dataclass(frozen=True)
@@ -56,12 +61,14 @@ def rating_chart(
     references: Mapping[str, float] | None = None,
     band: bool = True,
     size: tuple[int, int] = (WIDTH, HEIGHT),
+    first: int = 1,
 ) -> bytes:
     """A PNG of ``points`` (oldest first) over the game number 1..n.
 
     ``references``: label -> ordinal, a dashed horizontal line each (e.g. the computer levels' ratings).
     ``band``: shade mu +/- sigma around mu. ``locale`` formats the axis numbers (decimal separator).
-    ``size``: (width, height) in pixels. Blocking (~tens of ms): call it through ``asyncio.to_thread``."""
+    ``size``: (width, height) in pixels. ``first``: the x of the first point (0 when it is the start before game 1).
+    Blocking (~tens of ms): call it through ``asyncio.to_thread``."""
     from matplotlib.ticker import AutoLocator, FuncFormatter, MaxNLocator, NullLocator
 
     canvas = _canvas(size)
@@ -69,8 +76,8 @@ def rating_chart(
     width, height = size
     canvas.clear()
     canvas.title.set_text(text.title)
-    axes.set_xlabel(text.x_label, color=TEXT)
-    axes.set_ylabel(text.y_label, color=TEXT)
+    axes.set_xlabel(text.x_label, color=TEXT, fontsize=FONT)
+    # No y-axis title: the legend names the line, and its width went to the numbers a player reads.
     axes.yaxis.set_major_formatter(FuncFormatter(number_format(locale)))
     axes.xaxis.set_major_formatter(FuncFormatter(number_format(locale, whole=True)))
 
@@ -82,7 +89,7 @@ def rating_chart(
         # No more points than pixel columns: a 5,000-game line looks the same, and draws in the time of 1,000.
         step = -(-count // width)
         kept = [*range(0, count - 1, step), count - 1]
-        games = [i + 1 for i in kept]
+        games = [i + first for i in kept]
         points = [points[i] for i in kept]
         ordinals = [p.ordinal for p in points]
         marker = "o" if count <= MARKERS_UP_TO else None
@@ -92,12 +99,28 @@ def rating_chart(
             highs = [p.mu + p.sigma for p in points]
             values += lows + highs
             axes.fill_between(games, lows, highs, color=BAND, alpha=0.18, linewidth=0, label=text.band)
-        axes.plot(games, ordinals, color=LINE, linewidth=2, marker=marker, markersize=4, label=text.rating)
+        marked = marker is not None and any(p.result in RESULT_MARKS for p in points)
+        axes.plot(
+            games, ordinals, color=LINE, linewidth=3, marker=None if marked else marker, markersize=7, label=text.rating
+        )
+        if marked:  # each game's point marked by its result: up green for a win, down red for a loss
+            for result, (shape, colour) in RESULT_MARKS.items():
+                at = [(g, p.ordinal) for g, p in zip(games, points, strict=True) if p.result == result]
+                if at:
+                    axes.scatter(
+                        *zip(*at, strict=True),
+                        marker=shape,
+                        color=colour,
+                        s=90,
+                        zorder=3,
+                        edgecolors=BACKGROUND,
+                        linewidths=1,
+                    )
         if count < 3:  # one or two games: room either side of the points
-            axes.set_xlim(0.5, count + 0.5)
+            axes.set_xlim(first - 0.5, first + count - 0.5)
         else:
-            axes.set_xlim(1, count)
-        axes.xaxis.set_major_locator(MaxNLocator(nbins=8, integer=True, min_n_ticks=1))
+            axes.set_xlim(first, first + count - 1)
+        axes.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True, min_n_ticks=1))
         axes.yaxis.set_major_locator(AutoLocator())
     else:
         axes.set_xlim(0, 1)
@@ -117,9 +140,9 @@ def rating_chart(
             handles,
             labels,
             loc="upper left",
-            bbox_to_anchor=(62 / width, 1 - 30 / height),
+            bbox_to_anchor=(LEFT / width, 1 - 44 / height),
             ncols=len(labels),
-            fontsize=9,
+            fontsize=FONT,
             frameon=False,
             handlelength=1.6,
             columnspacing=1.2,
@@ -145,8 +168,8 @@ class _Canvas:
         FigureCanvasAgg(self.figure)  # binds itself to the figure
         self.axes = self.figure.add_subplot()
         style_axes(self.axes)
-        self.figure.subplots_adjust(left=70 / width, right=1 - 16 / width, top=1 - 62 / height, bottom=50 / height)
-        self.title = self.figure.text(8 / width, 1 - 8 / height, "", color=TEXT, fontsize=13, ha="left", va="top")
+        self.figure.subplots_adjust(left=LEFT / width, right=1 - 30 / width, top=1 - 84 / height, bottom=70 / height)
+        self.title = self.figure.text(8 / width, 1 - 8 / height, "", color=TEXT, fontsize=TITLE, ha="left", va="top")
 
     def clear(self) -> None:
         axes = self.axes
@@ -172,7 +195,7 @@ def style_axes(axes: Any) -> None:
     axes.set_facecolor(BACKGROUND)
     axes.grid(True, color=GRID, linewidth=0.6, alpha=0.8)
     axes.set_axisbelow(True)
-    axes.tick_params(colors=TEXT, labelsize=9)
+    axes.tick_params(colors=TEXT, labelsize=FONT)
     for spine in axes.spines.values():
         spine.set_color(GRID)
 

@@ -68,13 +68,14 @@ async def test_the_board_ranks_by_rating_with_provisional_members_apart_and_comp
         assert carol > provisional and lines[carol].startswith("• ")
         assert "1 win · 0 losses / 1 game (100% won)" in lines[carol] or "0 wins · 1 loss / 1 game" in lines[carol]
         hard = next(x for x in lines if x.startswith("Hard computer: "))
-        assert re.fullmatch(r"Hard computer: -?\d+\.\d", hard)
+        assert re.fullmatch(r"Hard computer: \d{1,3}(,\d{3})* pts", hard)  # the shown scale, with its unit
         assert "<@-" not in reply.text and "Season: First season" in reply.text  # never a computer on the board
 
         stats = await world.slash(world.alice, "stats", game="pig")
-        assert stats.ephemeral and "**Rating — Pig** (First season): **" in stats.text and "(μ " in stats.text
+        assert stats.ephemeral and re.search(r"\*\*Rating — Pig\*\* \(First season\): \*\*\d,\d{3} pts\*\*", stats.text)
+        assert "μ" not in stats.text and "σ" not in stats.text  # no jargon
         assert "Rank on this server: #" in stats.text and "Favourite game: Pig" in stats.text
-        assert re.search(r"Hard computer: -?\d+\.\d — you are \d+\.\d (ahead|behind)", stats.text)
+        assert re.search(r"Hard computer: [\d,]+ pts — you are [\d,]+ pts (ahead|behind)", stats.text)
         assert "**Pig**: " in stats.text  # the all-time record stays
         (attachment,) = stats.expect_message().attachments
         assert attachment["filename"] == "rating.png"
@@ -84,6 +85,9 @@ async def test_the_board_ranks_by_rating_with_provisional_members_apart_and_comp
         assert (
             "Provisional: 1 rated game of the 5" in carol_stats.text and "Rank on this server" not in carol_stats.text
         )
+        # One rated game: a sentence, not a one-dot chart.
+        assert "The chart of your rating appears after 2 more rated games." in carol_stats.text
+        assert not carol_stats.expect_message().attachments
     world.fake.assert_no_problems()
 
 
