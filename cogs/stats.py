@@ -212,6 +212,39 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
         await interaction.response.edit_message(embed=embed, view=view)
 
 
+EXPLAIN_ID = r"rt:explain"  # the /stats button that explains the rating; it holds nothing, so it outlives restarts
+
+
+class ExplainButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=EXPLAIN_ID):
+    """ "How is this worked out?": the rating in plain words, privately, in the reader's language."""
+
+    def __init__(self, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or "?", custom_id="rt:explain", emoji="❔"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ExplainButton:
+        return cls(button_label(item))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        text = t(
+            "rating.explain",
+            locale,
+            start=number(shown(0.0), locale, "#,##0"),
+            games=PROVISIONAL_GAMES,
+            chart=CHART_FROM,
+        )
+        await send_ephemeral(interaction, text)
+
+
+def explain_view(locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ExplainButton(t("rating.explain_button", locale)))
+    return view
+
+
 def chart_text(name: str, board: str, locale: str) -> Any:
     from bot.render.chart import ChartText
 
@@ -369,7 +402,7 @@ class Stats(AnswersErrors, commands.Cog):
         self.counting: dict[int, asyncio.Task[int]] = {}  # /dicestats: the servers whose old games are being counted
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PageButton)
+        self.bot.add_dynamic_items(PageButton, ExplainButton)
 
     async def cog_unload(self) -> None:
         """Stop counting, and wait until each count has stopped: the bot closes the store next."""
@@ -429,11 +462,13 @@ class Stats(AnswersErrors, commands.Cog):
         embed, png = await within_deadline(
             interaction, self.stats_card(guild_of(interaction), who.id, name, game, locale)
         )
+        view = explain_view(locale)
         if png is None:
-            await send_ephemeral(interaction, embed=embed)
+            await send_ephemeral(interaction, embed=embed, view=view)
             return
         embed.set_image(url="attachment://rating.png")
-        await send_ephemeral(interaction, embed=embed, file=discord.File(io.BytesIO(png), filename="rating.png"))
+        chart = discord.File(io.BytesIO(png), filename="rating.png")
+        await send_ephemeral(interaction, embed=embed, file=chart, view=view)
 
     async def stats_card(
         self, guild_id: int, user_id: int, name: str, game: str | None, locale: str

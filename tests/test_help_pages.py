@@ -182,11 +182,11 @@ def test_the_select_custom_id_matches_no_other_control():
     from cogs.help import HELP_MENU, HelpMenu
     from cogs.history import HISTORY_ID, REPLAY_ID
     from cogs.privacy import PRIVACY_ID
-    from cogs.stats import PAGE_ID
+    from cogs.stats import EXPLAIN_ID, PAGE_ID
     from cogs.utils.components import DM_RETRY, TableButton, TableSelect
     from cogs.utils.rematch import REMATCH_ID
 
-    others = [HISTORY_ID, REPLAY_ID, PRIVACY_ID, PAGE_ID, DM_RETRY, REMATCH_ID]
+    others = [HISTORY_ID, REPLAY_ID, PRIVACY_ID, PAGE_ID, EXPLAIN_ID, DM_RETRY, REMATCH_ID]
     others += [item.__discord_ui_compiled_template__.pattern for item in (TableButton, TableSelect)]
     assert not any(re.fullmatch(pattern, HELP_MENU) for pattern in others)
     assert HelpMenu.__discord_ui_compiled_template__.fullmatch(HELP_MENU)

@@ -105,10 +105,12 @@ def rating_chart(
         )
         if marked:  # each game's point marked by its result: up green for a win, down red for a loss
             for result, (shape, colour) in RESULT_MARKS.items():
-                at = [(g, p.ordinal) for g, p in zip(games, points, strict=True) if p.result == result]
-                if at:
+                xs = [g for g, p in zip(games, points, strict=True) if p.result == result]
+                ys = [p.ordinal for p in points if p.result == result]
+                if xs:
                     axes.scatter(
-                        *zip(*at, strict=True),
+                        xs,
+                        ys,
                         marker=shape,
                         color=colour,
                         s=90,

@@ -77,6 +77,9 @@ async def test_the_board_ranks_by_rating_with_provisional_members_apart_and_comp
         assert "Rank on this server: #" in stats.text and "Favourite game: Pig" in stats.text
         assert re.search(r"Hard computer: [\d,]+ pts — you are [\d,]+ pts (ahead|behind)", stats.text)
         assert "**Pig**: " in stats.text  # the all-time record stays
+        explain = await world.click(world.alice, stats.expect_message(), "explain")
+        assert explain.ephemeral and "Everyone starts at **1,000 pts**" in explain.text
+        assert "**provisional**" in explain.text and "μ" not in explain.text
         (attachment,) = stats.expect_message().attachments
         assert attachment["filename"] == "rating.png"
         assert world.fake.attachment_bytes(attachment).startswith(b"\x89PNG\r\n\x1a\n")
