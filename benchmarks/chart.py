@@ -85,7 +85,9 @@ def example(path: str) -> None:
         book.update(
             settle(book, [Finish(1, 1 if won else 2, "win" if won else "loss"), Finish(2, 2 if won else 1, "")])
         )
-        history.append((book[1].mu, book[1].sigma, book[1].ordinal, "win" if won else "loss"))
+        history.append(
+            (book[1].mu, book[1].sigma, book[1].ordinal, "win" if won else "loss", 1_764_547_200 + 86_400 * (game // 4))
+        )
     png = render_chart(history, chart_text("alice", "Pig", "en"), "en", {"Hard computer": 3.5})
     with open(path, "wb") as out:
         out.write(png)

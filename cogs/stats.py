@@ -263,7 +263,7 @@ def render_chart(points: list[tuple[Any, ...]], text: Any, locale: str, referenc
     from bot.render.chart import ChartPoint, rating_chart
 
     start = ChartPoint(MU, SIGMA, shown(0.0))
-    drawn = [start, *(ChartPoint(p[0], p[1], shown(p[2]), *p[3:4]) for p in points)]
+    drawn = [start, *(ChartPoint(p[0], p[1], shown(p[2]), *p[3:5]) for p in points)]
     lines = {label: float(shown(value)) for label, value in references.items()}
     return rating_chart(drawn, text=text, locale=locale, references=lines, band=False, first=0)
 

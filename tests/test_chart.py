@@ -105,7 +105,7 @@ def _line_box(image: Image.Image) -> tuple[int, int, int, int] | None:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _history(count: int) -> list[tuple[float, float, float, str]]:
+def _history(count: int) -> list[tuple[float, float, float, str, int]]:
     """A member's (mu, sigma, ordinal) after each of ``count`` heads-up games, winning two in three."""
     from bot.ratings import Finish, settle
 
@@ -116,7 +116,9 @@ def _history(count: int) -> list[tuple[float, float, float, str]]:
         book.update(
             settle(book, [Finish(1, 1 if won else 2, "win" if won else "loss"), Finish(2, 2 if won else 1, "")])
         )
-        out.append((book[1].mu, book[1].sigma, book[1].ordinal, "win" if won else "loss"))
+        out.append(
+            (book[1].mu, book[1].sigma, book[1].ordinal, "win" if won else "loss", 1_764_547_200 + 86_400 * (game // 4))
+        )
     return out
 
 
@@ -124,7 +126,7 @@ def _history(count: int) -> list[tuple[float, float, float, str]]:
 def test_the_stats_chart_shows_the_shown_rating_inside_its_frame(count: int) -> None:
     """What /stats draws (cogs.stats.render_chart: the shown scale from a newcomer's 1000): an 800 x 400 PNG, not
     blank, whose line lies inside the plot frame and, from 3 games on, runs across almost all of it."""
-    from bot.render.chart import HEIGHT, LEFT, WIDTH
+    from bot.render.chart import BOTTOM, HEIGHT, LEFT, RIGHT, WIDTH
     from cogs.stats import chart_text, render_chart
 
     image = decode(render_chart(_history(count), chart_text("alice", "Pig", "en"), "en", {}))
@@ -133,8 +135,8 @@ def test_the_stats_chart_shows_the_shown_rating_inside_its_frame(count: int) -> 
     box = _line_box(image)
     assert box is not None
     left, top, right, bottom = box
-    frame = (LEFT - 6, 84 - 6, WIDTH - 30 + 6, HEIGHT - 70 + 6)  # the axes, as chart.py places them, a marker's slack
+    frame = (LEFT - 6, 84 - 6, WIDTH - RIGHT + 6, HEIGHT - BOTTOM + 6)  # the axes as chart.py places them, +slack
     assert frame[0] <= left and right <= frame[2] and frame[1] <= top and bottom <= frame[3], (box, frame)
     if count >= 3:
-        assert right - left > 0.9 * (WIDTH - 30 - LEFT)
+        assert right - left > 0.9 * (WIDTH - RIGHT - LEFT)
         assert bottom - top > 40  # it moves: a rating, not a flat line

@@ -12,12 +12,15 @@ import io
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 WIDTH, HEIGHT = 800, 400  # pixels: Discord shows an attachment up to ~550 px wide, still sharp at this size
 DPI = 100
 # Discord shows the 800 px image at about 400 px: half of each size below is what a player reads (about 14 px).
 FONT, TITLE = 20, 24  # points at 100 dpi: pixels on the image
+BOTTOM = 124  # pixels under the frame: a tick's game number, its day, and the axis title
+RIGHT = 44  # room for half of the last tick's day
 LEFT = 96  # pixels of room for the y-axis numbers (four digits at FONT)
 MARKERS_UP_TO = 60  # points: above this a marker per game is clutter (and slower)
 
@@ -39,6 +42,7 @@ class ChartPoint:
     sigma: float
     ordinal: float
     result: str | None = None  # the game's result for the player (win, loss, neutral): its point's mark
+    at: float | None = None  # when the game finished (Unix time): the axis names the day under the game's number
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,6 @@ def rating_chart(
     axes.set_xlabel(text.x_label, color=TEXT, fontsize=FONT)
     # No y-axis title: the legend names the line, and its width went to the numbers a player reads.
     axes.yaxis.set_major_formatter(FuncFormatter(number_format(locale)))
-    axes.xaxis.set_major_formatter(FuncFormatter(number_format(locale, whole=True)))
 
     count = len(points)
     lines = list((references or {}).items())
@@ -123,6 +126,8 @@ def rating_chart(
         else:
             axes.set_xlim(first, first + count - 1)
         axes.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True, min_n_ticks=1))
+        days = {g: p.at for g, p in zip(games, points, strict=True) if p.at is not None}
+        axes.xaxis.set_major_formatter(FuncFormatter(game_format(locale, days)))
         axes.yaxis.set_major_locator(AutoLocator())
     else:
         axes.set_xlim(0, 1)
@@ -170,7 +175,9 @@ class _Canvas:
         FigureCanvasAgg(self.figure)  # binds itself to the figure
         self.axes = self.figure.add_subplot()
         style_axes(self.axes)
-        self.figure.subplots_adjust(left=LEFT / width, right=1 - 30 / width, top=1 - 84 / height, bottom=70 / height)
+        self.figure.subplots_adjust(
+            left=LEFT / width, right=1 - RIGHT / width, top=1 - 84 / height, bottom=BOTTOM / height
+        )
         self.title = self.figure.text(8 / width, 1 - 8 / height, "", color=TEXT, fontsize=TITLE, ha="left", va="top")
 
     def clear(self) -> None:
@@ -200,6 +207,28 @@ def style_axes(axes: Any) -> None:
     axes.tick_params(colors=TEXT, labelsize=FONT)
     for spine in axes.spines.values():
         spine.set_color(GRID)
+
+
+def game_format(locale: str, days: Mapping[int, float]) -> Any:
+    """The x ticks: a game's number, and under it the day it was played where the chart knows it (the nearest
+    drawn game at or before the tick), as the locale writes a short date (3 Dec, 3. Dez.)."""
+    from babel.dates import format_date
+
+    whole = number_format(locale, whole=True)
+    known = sorted(days)
+
+    def tick(value: float, position: Any) -> str:
+        text = whole(value, position)
+        before = [g for g in known if g <= value]
+        if not before:
+            return text
+        day = datetime.fromtimestamp(days[before[-1]], tz=UTC).date()
+        try:
+            return f"{text}\n{format_date(day, format='d MMM', locale=locale)}"
+        except (ValueError, LookupError):
+            return f"{text}\n{day.isoformat()}"
+
+    return tick
 
 
 def number_format(locale: str, *, whole: bool = False) -> Any:

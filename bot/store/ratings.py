@@ -352,12 +352,13 @@ async def favourite_game(store: Store, guild_id: int, season: int, user_id: int)
 
 
 async def history(store: Store, guild_id: int, season: int, game: str, user_id: int) -> list[tuple[Any, ...]]:
-    """(mu, sigma, ordinal, result) after each of the member's rated games on a board, oldest first; the result is
-    the member's in that game (``win``, ``loss``, ``neutral``; None where no results row is left)."""
+    """(mu, sigma, ordinal, result, at) after each of the member's rated games on a board, oldest first; the result
+    is the member's in that game (``win``, ``loss``, ``neutral``; None where no results row is left), ``at`` when it
+    was rated."""
     rows = await store.fetch_all(
-        "SELECT h.mu, h.sigma, h.ordinal, r.result FROM rating_history h"
+        "SELECT h.mu, h.sigma, h.ordinal, r.result, h.at FROM rating_history h"
         " LEFT JOIN results r ON r.game_id = h.game_id AND r.user_id = h.user_id"
         " WHERE h.guild_id = ? AND h.user_id = ? AND h.game = ? AND h.season = ? ORDER BY h.at, h.game_id",
         (guild_id, user_id, game, season),
     )
-    return [(r[0], r[1], r[2], r[3]) for r in rows]
+    return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
