@@ -250,7 +250,8 @@ def standings(
                 if p not in eliminated:
                     reached[p] = len(rounds) + 1
         breaks = {p: (float(reached[p]),) for p in seeds}
-        keys = {p: breaks[p] for p in seeds}
+        # still in beats out at the same round (before the next round is paired)
+        keys = {p: (*breaks[p], float(p not in eliminated)) for p in seeds}
     else:
         firsts: dict[int, tuple[float, ...]] = {}
         for p in seeds:
