@@ -70,9 +70,14 @@ def number(value: float, locale: str, digits: str = "0.0") -> str:
         return f"{value:.1f}"
 
 
+def points_text(points: int, locale: str) -> str:
+    """Whole rating points with their unit, as the reader writes numbers: ``1,048 pts``."""
+    return t("rating.value", locale, rating=number(points, locale, "#,##0"))
+
+
 def rating_text(ordinal: float, locale: str) -> str:
-    """A rating as players see it (``bot.ratings.shown``), with its unit: ``1,048 pts``."""
-    return t("rating.value", locale, rating=number(shown(ordinal), locale, "#,##0"))
+    """A rating as players see it (``bot.ratings.shown``), with its unit."""
+    return points_text(shown(ordinal), locale)
 
 
 def season_label(season: Season, locale: str) -> str:
@@ -272,7 +277,7 @@ def versus_line(level: str, theirs: Standing, mine: Standing, locale: str) -> st
     difference = mine.shown - theirs.shown
     key = "rating.versus_ahead" if difference >= 0 else "rating.versus_behind"
     name = t(f"rating.level_{level}", locale)
-    ahead = t("rating.value", locale, rating=number(abs(difference), locale, "#,##0"))
+    ahead = points_text(abs(difference), locale)
     return t(key, locale, level=name, rating=rating_text(theirs.ordinal, locale), difference=ahead)
 
 
