@@ -1,4 +1,4 @@
-"""Tournaments in the store (issue 28, migration 0015): the tournament row, its entrants, rounds and tables.
+"""Tournaments in the store (issue 28, migration 0014): the tournament row, its entrants, rounds and tables.
 
 Every step of a tournament is written here before Discord hears of it: the pairings of a round (all its tables, with
 no game id yet) in one write, each table's game id as the table opens. A table's outcome is read from its game's

@@ -15,9 +15,10 @@ import pytest
 from bot.games.dice import SeededDice
 from bot.store import open_store
 from bot.tables import Seat, TableError, TableService
-from bot.tournaments import Plan, Round, runner
+from bot.tables import tournaments as runner
+from bot.tables.tournaments import TournamentService
+from bot.tournaments import Plan, Round
 from bot.tournaments.model import Pairing
-from bot.tournaments.runner import TournamentService
 from tests.service.test_tables import Clock
 
 GUILD, CHANNEL = 41, 7000

@@ -1,4 +1,4 @@
--- Tournaments (issue 28, bot.store.tournaments, bot.tournaments.runner): a tournament, its entrants and each round's
+-- Tournaments (issue 28, bot.store.tournaments, bot.tables.tournaments): a tournament, its entrants and each round's
 -- tables. Pairings are stored as they are made (before any table opens), and each table's game id as it opens, so a
 -- restart neither opens a table twice nor loses one; a table's outcome is read from its game's results.
 -- status: signup -> running -> finished | cancelled; paused: the host's pause (no new round opens).
