@@ -35,6 +35,7 @@ __all__ = [
     "FakeUser",
     "FakeMember",
     "FakeChannel",
+    "THREAD_TYPES",
     "FakeGuild",
     "MessageVersion",
     "FakeMessage",
@@ -81,6 +82,7 @@ DEFAULT_BOT_PERMISSIONS: int = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,
     embed_links=True,
     attach_files=True,
     add_reactions=True,
@@ -212,9 +214,13 @@ class FakeMember:
         return data
 
 
+THREAD_TYPES = frozenset({10, 11, 12})  # announcement, public and private threads
+
+
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (type 0) or a DM channel (type 1, ``recipient`` set)."""
+    """A guild text channel (type 0), a DM channel (type 1, ``recipient`` set) or a thread (type 11 public, 12
+    private: ``parent_id`` its text channel, ``owner_id`` who started it)."""
 
     id: int
     name: str
@@ -222,10 +228,21 @@ class FakeChannel:
     guild_id: int | None = None
     position: int = 0
     recipient: FakeUser | None = None
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    created_at: str = field(default_factory=utcnow_iso)
+    archived_at: str = field(default_factory=utcnow_iso)
 
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     @property
     def mention(self) -> str:
@@ -241,6 +258,8 @@ class FakeChannel:
                 "recipients": [self.recipient.payload()],
                 "flags": 0,
             }
+        if self.is_thread:
+            return self.thread_payload()
         return {
             "id": str(self.id),
             "type": self.type,
@@ -254,6 +273,31 @@ class FakeChannel:
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "flags": 0,
+        }
+
+    def thread_payload(self) -> dict[str, Any]:
+        """A thread channel object as Discord sends it (resources/channel.mdx: thread_metadata, counts)."""
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "parent_id": str(self.parent_id),
+            "owner_id": str(self.owner_id),
+            "name": self.name,
+            "last_message_id": None,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": self.archived,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": self.archived_at,
+                "locked": self.locked,
+                "create_timestamp": self.created_at,
+                **({"invitable": True} if self.type == 12 else {}),
+            },
         }
 
     def __repr__(self) -> str:
@@ -274,6 +318,7 @@ class FakeGuild:
     joined_at: str = field(default_factory=utcnow_iso)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    threads: dict[int, FakeChannel] = field(default_factory=dict)  # every thread started in the guild, in order
 
     def channel(self, name: str) -> FakeChannel:
         """The text channel called ``name`` (KeyError if absent)."""
@@ -281,6 +326,13 @@ class FakeGuild:
             if ch.name == name:
                 return ch
         raise KeyError(f"guild {self.name!r} has no channel {name!r}")
+
+    def thread(self, name: str) -> FakeChannel:
+        """The thread called ``name`` (KeyError if absent)."""
+        for ch in self.threads.values():
+            if ch.name == name:
+                return ch
+        raise KeyError(f"guild {self.name!r} has no thread {name!r}; it has {[c.name for c in self.threads.values()]}")
 
     @property
     def text_channels(self) -> list[FakeChannel]:

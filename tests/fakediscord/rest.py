@@ -603,6 +603,9 @@ class RestApi:
             ("DELETE", app + "/guilds/{guild_id}/commands/{command_id}", self.delete_command),
             # channels and messages
             ("GET", chan, self.get_channel),
+            ("PATCH", chan, self.edit_channel),
+            ("POST", chan + "/threads", self.start_thread),
+            ("POST", msg + "/threads", self.start_thread_from_message),
             ("GET", chan + "/messages", self.list_messages),
             ("POST", chan + "/messages", self.create_message),
             ("GET", msg, self.get_message),
@@ -736,6 +739,75 @@ class RestApi:
             return discord_error(404, 10003, "Unknown Channel")
         return json_response(channel.payload())
 
+    # -- threads (resources/channel.mdx: Start Thread without Message / from Message, Modify Channel) ----------------
+    def _thread_refusal(self, parent: Any, body: Any, type_: int) -> web.Response | None:
+        """Why Discord would refuse the bot a new thread in ``parent``: not a text channel (50024), a bad name
+        (50035), or Missing Permissions (50013: CREATE_PUBLIC_THREADS / CREATE_PRIVATE_THREADS)."""
+        if parent.is_dm or parent.is_thread or parent.type != 0:
+            return discord_error(400, 50024, "Cannot execute action on this channel type")
+        name = body.get("name") if isinstance(body, dict) else None
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            return discord_error(
+                400, 50035, "Invalid Form Body", _field_error("name", "BASE_TYPE_BAD_LENGTH", "Must be 1-100 long.")
+            )
+        if type_ not in (11, 12):
+            return discord_error(
+                400, 50035, "Invalid Form Body", _field_error("type", "BASE_TYPE_CHOICES", "Must be 11 or 12.")
+            )
+        perms = self.fake.bot_permissions_in(parent)
+        if not perms.view_channel or not (perms.create_public_threads if type_ == 11 else perms.create_private_threads):
+            return discord_error(403, 50013, "Missing Permissions")
+        return None
+
+    async def start_thread(self, request: web.Request) -> web.Response:
+        parent = self.fake.channels.get(_int(request, "channel_id"))
+        if parent is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        body = request[BODY]
+        type_ = int(body.get("type", 12)) if isinstance(body, dict) else 12  # v10: a private thread unless told
+        refused = self._thread_refusal(parent, body, type_)
+        if refused is not None:
+            return refused
+        thread = self.fake._start_thread(
+            parent, body["name"], type_, auto_archive=int(body.get("auto_archive_duration") or 1440)
+        )
+        return json_response(thread.payload())
+
+    async def start_thread_from_message(self, request: web.Request) -> web.Response:
+        message = self._channel_message(request)
+        if isinstance(message, web.Response):
+            return message
+        parent = self.fake.channels[message.channel_id]
+        body = request[BODY]
+        refused = self._thread_refusal(parent, body, 11)
+        if refused is not None:
+            return refused
+        if message.id in self.fake.channels:
+            return discord_error(400, 160004, "A thread has already been created for this message")
+        thread = self.fake._start_thread(
+            parent,
+            body["name"],
+            11,
+            thread_id=message.id,
+            auto_archive=int(body.get("auto_archive_duration") or 1440),
+        )
+        return json_response(thread.payload())
+
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        """Modify Channel, for threads only (archive, lock, rename): the bot may change a thread it started, else it
+        needs MANAGE_THREADS."""
+        channel = self.fake.channels.get(_int(request, "channel_id"))
+        if channel is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        if not channel.is_thread:
+            return discord_error(403, 50013, "Missing Permissions")  # the fake models no channel settings
+        perms = self.fake.bot_permissions_in(channel)
+        if channel.owner_id != self.fake.bot_user.id and not perms.manage_threads:
+            return discord_error(403, 50013, "Missing Permissions")
+        body = request[BODY] if isinstance(request[BODY], dict) else {}
+        self.fake._update_thread(channel, body)
+        return json_response(channel.payload())
+
     async def list_messages(self, request: web.Request) -> web.Response:
         cid = _int(request, "channel_id")
         if cid not in self.fake.channels:
@@ -761,6 +833,11 @@ class RestApi:
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
             fake.blocked_dms.append((channel.recipient.id, body))
             return discord_error(403, 50007, "Cannot send messages to this user")
+        if channel.is_thread:  # SEND_MESSAGES_IN_THREADS; a locked thread refuses, an archived one reopens
+            if channel.locked or not fake.bot_permissions_in(channel).send_messages_in_threads:
+                return discord_error(403, 50013, "Missing Permissions")
+            if channel.archived:
+                fake._update_thread(channel, {"archived": False})
         errors = self._validate(body, request, creating=True)
         if errors:
             return discord_error(400, 50035, "Invalid Form Body", errors)

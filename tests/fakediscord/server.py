@@ -303,6 +303,67 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         return channel
 
+    def threads(self, channel: ChannelRef) -> list[FakeChannel]:
+        """The threads started in ``channel``, in order (archived ones too)."""
+        cid = channel if isinstance(channel, int) else channel.id
+        return [c for c in self.channels.values() if c.is_thread and c.parent_id == cid]
+
+    def bot_permissions_in(self, channel: FakeChannel) -> discord.Permissions:
+        """What the bot may do in a guild channel or thread: its role's permissions and @everyone's (no
+        overwrites in the fake); Administrator grants everything."""
+        assert channel.guild_id is not None
+        guild = self.guilds[channel.guild_id]
+        value = guild.bot_permissions | guild.everyone_permissions
+        return discord.Permissions.all() if value & _ADMINISTRATOR else discord.Permissions(value)
+
+    def _start_thread(
+        self, parent: FakeChannel, name: str, type_: int, *, thread_id: int | None = None, auto_archive: int = 1440
+    ) -> FakeChannel:
+        """A thread the bot started in ``parent`` (from a message: its id is the message's); THREAD_CREATE follows."""
+        assert parent.guild_id is not None
+        thread = FakeChannel(
+            id=thread_id if thread_id is not None else self.snowflake(),
+            name=name,
+            type=type_,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            auto_archive_duration=auto_archive,
+        )
+        self.guilds[parent.guild_id].threads[thread.id] = thread
+        self.channels[thread.id] = thread
+        self._notify()
+        self._channel_event("THREAD_CREATE", thread, newly_created=True)
+        return thread
+
+    def _update_thread(self, thread: FakeChannel, changes: Mapping[str, Any]) -> None:
+        if "name" in changes:
+            thread.name = str(changes["name"])
+        if "archived" in changes and bool(changes["archived"]) != thread.archived:
+            thread.archived = bool(changes["archived"])
+            thread.archived_at = utcnow_iso()
+        if "locked" in changes:
+            thread.locked = bool(changes["locked"])
+        if "auto_archive_duration" in changes:
+            thread.auto_archive_duration = int(changes["auto_archive_duration"])
+        self._notify()
+        self._channel_event("THREAD_UPDATE", thread)
+
+    def _channel_event(self, event: str, thread: FakeChannel, **extra: Any) -> None:
+        """THREAD_CREATE / THREAD_UPDATE to the connected bot (threads need the GUILDS intent, always on)."""
+        conn = self._live_connection(thread.guild_id)
+        if conn is None or conn.session is None:
+            return
+        data = {**thread.payload(), **extra}
+
+        async def send() -> None:
+            with contextlib.suppress(ConnectionResetError):
+                await conn.dispatch(event, data)
+
+        task = asyncio.ensure_future(send())
+        self._message_events.add(task)
+        task.add_done_callback(self._message_events.discard)
+
     def add_user(
         self,
         name: str,
@@ -701,7 +762,7 @@ class FakeDiscord:
             "member_count": len(members),
             "members": members,
             "channels": [c.payload() for c in guild.channels.values()],
-            "threads": [],
+            "threads": [c.payload() for c in guild.threads.values() if not c.archived],  # the active ones
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
