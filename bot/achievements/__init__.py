@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.achievements import games as g
 from bot.achievements import overall as o
-from bot.achievements.model import GameRecord, LoggedMove, Played, PlayerGame, Result, Seat, replay
+from bot.achievements.model import GameRecord, LoggedMove, PlayerGame, Result, Seat, replay
 
 __all__ = [
     "ACHIEVEMENTS",
@@ -84,18 +84,10 @@ def earned(record: GameRecord) -> dict[int, tuple[str, ...]]:
     for seat, sitter in enumerate(record.seats):
         if sitter.computer:
             continue
-        ids = tuple(a.id for a in rules if _holds(a, played, seat))
+        ids = tuple(a.id for a in rules if a.rule is not None and a.rule(played, seat))
         if ids:
             found[sitter.member_id] = tuple(dict.fromkeys(found.get(sitter.member_id, ()) + ids))
     return found
-
-
-def _holds(achievement: Achievement, played: Played, seat: int) -> bool:
-    assert achievement.rule is not None
-    try:
-        return bool(achievement.rule(played, seat))
-    except (KeyError, IndexError, TypeError, AttributeError):  # an old record missing a field earns nothing
-        return False
 
 
 def first_reached(history: Sequence[PlayerGame]) -> dict[str, int]:

@@ -68,14 +68,28 @@ def _lives_lost(played: Played, seat: int) -> int:
     return sum(data["lost"] for data in _mine(played, "life_lost", seat))
 
 
+def _any_life_lost(played: Played) -> bool:
+    """Some round was decided: a win because everyone else left at once is not flawless."""
+    return any(e.kind == "life_lost" for e in played.events())
+
+
+def _flawless(played: Played, seat: int) -> bool:
+    return played.won(seat) and _lives_lost(played, seat) == 0 and _any_life_lost(played)
+
+
+def _last_life(played: Played, seat: int) -> bool:
+    """Won with one life left, having lost at least one (a game of one life is not a narrow escape)."""
+    return played.won(seat) and played.final.lives[seat] == 1 and _lives_lost(played, seat) > 0
+
+
 def mia_flawless(played: Played, seat: int) -> bool:
-    """Win without losing a life."""
-    return played.won(seat) and _lives_lost(played, seat) == 0
+    """Win without losing a life (in a game where someone lost one)."""
+    return _flawless(played, seat)
 
 
 def mia_last_life(played: Played, seat: int) -> bool:
-    """Win with one life left."""
-    return played.won(seat) and played.final.lives[seat] == 1
+    """Win with one life left, after losing at least one."""
+    return _last_life(played, seat)
 
 
 def mia_real_mia(played: Played, seat: int) -> bool:
@@ -114,7 +128,8 @@ def mia_full_table(played: Played, seat: int) -> bool:
 
 
 def _mexes(played: Played, seat: int) -> list[dict]:
-    return [data for data in _mine(played, "throw", seat) if data["mex"] and data["mode"] == "mex"]
+    """The seat's Mexes of normal rounds (``extra`` is the tie-break depth, 0 outside one)."""
+    return [data for data in _mine(played, "throw", seat) if data["mex"] and data["extra"] == 0]
 
 
 def mex_three_mexes(played: Played, seat: int) -> bool:
@@ -128,13 +143,13 @@ def mex_first_throw(played: Played, seat: int) -> bool:
 
 
 def mex_flawless(played: Played, seat: int) -> bool:
-    """Win without losing a life."""
-    return played.won(seat) and _lives_lost(played, seat) == 0
+    """Win without losing a life (in a game where someone lost one)."""
+    return _flawless(played, seat)
 
 
 def mex_last_life(played: Played, seat: int) -> bool:
-    """Win with one life left."""
-    return played.won(seat) and played.final.lives[seat] == 1
+    """Win with one life left, after losing at least one."""
+    return _last_life(played, seat)
 
 
 def mex_full_table(played: Played, seat: int) -> bool:
@@ -177,8 +192,14 @@ def liar_flawless(played: Played, seat: int) -> bool:
 
 
 def liar_comeback(played: Played, seat: int) -> bool:
-    """Win a game of rounds after being down to one die."""
-    return played.won(seat) and _rounds_mode(played) and any(len(r["hands"][seat]) == 1 for r in _reveals(played))
+    """Win a game of rounds, starting with two dice or more, after being down to one die."""
+    counts = [e.data["counts"] for e in played.events() if e.kind in ("round", "die_lost", "die_passed")]
+    return (
+        played.won(seat)
+        and _rounds_mode(played)
+        and played.final.options.dice_per_player >= 2
+        and any(c[seat] == 1 for c in counts)
+    )
 
 
 # -- Mythical Dice --------------------------------------------------------------------------------------------

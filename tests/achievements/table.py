@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from bot.achievements import GameRecord, LoggedMove, Result, Seat
+from bot.achievements import GameRecord, LoggedMove, PlayerGame, Result, Seat
 from bot.games import get_engine
 from bot.games.dice import DiceSource, RecordingDice, ScriptedDice, SeededDice
 from bot.games.logged import apply_logged
@@ -24,10 +24,11 @@ class Table:
         faces: Iterable[int] = (),
         computers: Iterable[int] = (),
         dice: DiceSource | None = None,
+        samples: Iterable[list[int]] = (),
     ) -> None:
         self.game, self.players, self.options = game, players, options or {}
         self.engine = get_engine(game)
-        self.scripted = ScriptedDice(faces)
+        self.scripted = ScriptedDice(faces, samples)
         self.dice = dice or self.scripted
         self.computers = set(computers)
         self.moves: list[LoggedMove] = []
@@ -77,3 +78,9 @@ def random_game(game: str, players: int, options: dict[str, Any], seed: int, com
 
 def member(seat: int) -> int:
     return MEMBER + seat
+
+
+def history_entry(record: GameRecord, seat: int, finished_at: float) -> PlayerGame:
+    """The seat's ``results`` row of a finished game, as the store reads a member's history."""
+    result = record.results[seat]
+    return PlayerGame(record.game_id, record.game, result.result, result.place, finished_at)
