@@ -5,7 +5,9 @@ What names a member (every table of the schema, tests/service/test_privacy_expor
 ``users`` (their settings), ``results``, ``ratings`` and ``rating_history`` (by ``user_id``), and ``games``: the
 seats JSON (id and name), ``host_id``, and the meta's public log (an event naming them by id, or by name only: a
 lobby they left). No other table holds a member's id or name (``actions`` and ``games.record`` name seats by
-number, ``fair`` holds the seats' ``seed:`` texts, not who typed them).
+number, ``fair`` holds the seats' ``seed:`` texts, not who typed them). Tournaments (``bot.store.tournaments``) name
+them as host, entrant (id and name) and by id in rounds' byes and tables' players and outcomes: an entry still in
+sign-up is removed, the rest anonymised with the same anonymous id as their results (standings still recompute).
 
 Deleting removes what is only theirs (ratings, rating history, the ``users`` row: language, DM state, opt-out) and
 anonymises what they share with other players: in every game they sat at, their Discord id becomes an anonymous
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.jsontext import dumps, loads
+from bot.store import tournaments as store_t
 from bot.store.db import Store
 from bot.store.errors import IntegrityError
 from bot.store.repo import Row, player_stats
@@ -214,7 +217,7 @@ async def _plan(
         ("DELETE FROM users WHERE user_id = ?", (user_id,)),
     ]
     anonymous: int | None = None
-    if games or results:
+    if games or results or await store_t.names_member(store, user_id):
         row = await store.fetch_one("SELECT MIN(user_id) FROM users")
         lowest = row[0] if row and row[0] is not None else 0
         anonymous = min(lowest, ANONYMOUS_BELOW) - 1
@@ -222,6 +225,7 @@ async def _plan(
         statements.append(("UPDATE results SET user_id = ? WHERE user_id = ?", (anonymous, user_id)))
         for game in games:
             statements.append(_anonymise_game(game, user_id, anonymous, deleted_name, known))
+    statements += await store_t.delete_member(store, user_id, anonymous, lambda locale: deleted_name(locale, None))
     still_open = await _open_tables_naming(store, user_id, known, deleted_name)
     statements += still_open
     return statements, Deleted(anonymous, len(games) + len(still_open), results, ratings), known
@@ -327,6 +331,7 @@ MEMBER_TABLES = {
     "results": " ORDER BY finished_at, game_id",
     "ratings": " ORDER BY guild_id, season, game",
     "rating_history": " ORDER BY at, game_id, game",
+    "tournament_entrants": " ORDER BY tournament_id",
 }
 EXACT = 2**53  # integers past this are written as text: a JavaScript reader would round a Discord id
 _EXPORT_GAME = "g.id, g.guild_id, g.game, g.status, g.host_id, g.seats, g.meta, g.created_at, g.updated_at"
@@ -378,6 +383,7 @@ async def export_member(
         "stats": stats,
         "seasons": seasons,
         "games": games,
+        "tournaments": await store_t.export_member(store, user_id),
     }
 
 

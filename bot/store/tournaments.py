@@ -7,7 +7,7 @@ results (``results`` rows by game id), so a table that finished while the bot wa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,6 +150,13 @@ def delete_entrant(tournament_id: int, user_id: int) -> Statement:
     return ("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id))
 
 
+def set_rating(tournament_id: int, user_id: int, rating: float) -> Statement:
+    return (
+        "UPDATE tournament_entrants SET rating = ? WHERE tournament_id = ? AND user_id = ?",
+        (rating, tournament_id, user_id),
+    )
+
+
 def withdraw(tournament_id: int, user_id: int) -> Statement:
     return (
         "UPDATE tournament_entrants SET withdrawn = 1 WHERE tournament_id = ? AND user_id = ?",
@@ -229,3 +236,134 @@ async def game_of_table(store: Store, game_id: int) -> tuple[int, int, int] | No
         "SELECT tournament_id, round, number FROM tournament_tables WHERE game_id = ?", (game_id,)
     )
     return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+
+
+# -- a member's data (/privacy export and delete, bot.store.privacy) --------------------------------------------
+# A member is in ``tournaments.host_id``, their ``tournament_entrants`` row (id and name), and by id in the JSON of
+# ``tournament_rounds.byes`` and ``tournament_tables.players`` / ``outcome``.
+NAMING_TABLES = ("tournaments", "tournament_entrants", "tournament_rounds", "tournament_tables")
+_THEIRS = (
+    "SELECT id, guild_id, game, status, host_id, locale, created_at FROM tournaments WHERE host_id = ?"
+    " OR id IN (SELECT tournament_id FROM tournament_entrants WHERE user_id = ?) ORDER BY id"
+)
+
+
+def _swap(value: Any, user_id: int, anonymous: int) -> Any:
+    """Decoded JSON with the member's id replaced wherever it stands as a number."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return anonymous if value == user_id else value
+    if isinstance(value, list):
+        return [_swap(v, user_id, anonymous) for v in value]
+    if isinstance(value, dict):
+        return {k: _swap(v, user_id, anonymous) for k, v in value.items()}
+    return value
+
+
+async def names_member(store: Store, user_id: int) -> bool:
+    """Whether a deletion must anonymise something here (a tournament they host, or one past sign-up they
+    entered); an entry still in sign-up is only removed."""
+    row = await store.fetch_one(
+        "SELECT 1 FROM tournaments t WHERE t.host_id = ? OR (t.status <> 'signup' AND t.id IN"
+        " (SELECT tournament_id FROM tournament_entrants WHERE user_id = ?))",
+        (user_id, user_id),
+    )
+    return row is not None
+
+
+async def delete_member(
+    store: Store, user_id: int, anonymous: int | None, deleted_name: Callable[[str], str]
+) -> list[Statement]:
+    """The statements deleting ``user_id`` from the tournaments (``anonymous``: their anonymous id, needed when
+    ``names_member``): an entry in sign-up is removed; past sign-up the entrant, their byes, tables and outcomes
+    are anonymised like their results (so standings still recompute from the stored results), and in a running
+    tournament they are withdrawn (never paired again); a tournament they host gets the anonymous host.
+    ``deleted_name(locale)``: the word that replaces their name."""
+    statements: list[Statement] = [
+        (
+            "DELETE FROM tournament_entrants WHERE user_id = ?"
+            " AND tournament_id IN (SELECT id FROM tournaments WHERE status = 'signup')",
+            (user_id,),
+        )
+    ]
+    if anonymous is None:
+        return statements
+    for t in await store.fetch_all(_THEIRS, (user_id, user_id)):
+        tid = int(t["id"])
+        if t["host_id"] == user_id:
+            statements.append(("UPDATE tournaments SET host_id = ? WHERE id = ?", (anonymous, tid)))
+        if t["status"] == "signup":
+            continue
+        statements.append(
+            (
+                "UPDATE tournament_entrants SET user_id = ?, name = ?, withdrawn = ? WHERE tournament_id = ?"
+                " AND user_id = ?",
+                (anonymous, deleted_name(str(t["locale"])), 1, tid, user_id)
+                if t["status"] == "running"
+                else (anonymous, deleted_name(str(t["locale"])), 0, tid, user_id),
+            )
+        )
+        for r in await store.fetch_all("SELECT round, byes FROM tournament_rounds WHERE tournament_id = ?", (tid,)):
+            byes = loads(r["byes"])
+            if user_id in byes:
+                statements.append(
+                    (
+                        "UPDATE tournament_rounds SET byes = ? WHERE tournament_id = ? AND round = ?",
+                        (dumps(_swap(byes, user_id, anonymous)), tid, r["round"]),
+                    )
+                )
+        for x in await store.fetch_all(
+            "SELECT round, number, players, outcome FROM tournament_tables WHERE tournament_id = ?", (tid,)
+        ):
+            players = loads(x["players"])
+            if user_id not in players:
+                continue
+            outcome = None if x["outcome"] is None else dumps(_swap(loads(x["outcome"]), user_id, anonymous))
+            statements.append(
+                (
+                    "UPDATE tournament_tables SET players = ?, outcome = ? WHERE tournament_id = ? AND round = ?"
+                    " AND number = ?",
+                    (dumps(_swap(players, user_id, anonymous)), outcome, tid, x["round"], x["number"]),
+                )
+            )
+    return statements
+
+
+async def export_member(store: Store, user_id: int) -> list[dict[str, Any]]:
+    """The tournaments naming ``user_id`` (their entrant rows are copied whole by the export): each one's id,
+    server, game, status, whether they host it, the rounds they had a bye in and the tables they sat at (round,
+    number, game id: its result is in the export's results; ``no_contest`` when the host cancelled it)."""
+    out = []
+    for t in await store.fetch_all(_THEIRS, (user_id, user_id)):
+        tid = int(t["id"])
+        byes = [
+            int(r["round"])
+            for r in await store.fetch_all(
+                "SELECT round, byes FROM tournament_rounds WHERE tournament_id = ? ORDER BY round", (tid,)
+            )
+            if user_id in loads(r["byes"])
+        ]
+        tables = [
+            {"round": int(x["round"]), "number": int(x["number"]), "game_id": x["game_id"]}
+            | ({"no_contest": True} if x["outcome"] is not None else {})
+            for x in await store.fetch_all(
+                "SELECT round, number, players, game_id, outcome FROM tournament_tables WHERE tournament_id = ?"
+                " ORDER BY round, number",
+                (tid,),
+            )
+            if user_id in loads(x["players"])
+        ]
+        out.append(
+            {
+                "id": tid,
+                "guild_id": str(t["guild_id"]),
+                "game": t["game"],
+                "status": t["status"],
+                "created_at": t["created_at"],
+                "host": t["host_id"] == user_id,
+                "byes": byes,
+                "tables": tables,
+            }
+        )
+    return out

@@ -61,3 +61,19 @@ class TablePort(Protocol):
         """Close the table (a lobby left idle: ``reason`` "expired") if it is still open at ``version`` with a
         deadline; False when it moved on, or closed, meanwhile."""
         ...
+
+
+class TableWatcher(Protocol):
+    """Another service with a stake in some tables (the tournaments: ``bot.tables.tournaments``), told of each
+    table's end after its commit. ``TableService.watchers`` holds them; the service never imports one."""
+
+    async def may_cancel(self, table: Table, user_id: int, is_admin: bool) -> bool | None:
+        """Whether ``user_id`` may cancel ``table``; None: not a table of this watcher's (the table's own rule:
+        its host or an admin). Called under the table's lock: it must not act on tables."""
+        ...
+
+    async def table_closed(self, table: Table) -> None:
+        """``table`` finished or was cancelled, committed (its status says which). Called under the table's lock
+        (it is out of the lookups already, its channel free); it may open other tables. Its errors are logged, not
+        raised: the table's end is committed, and the watcher repairs what it missed on its next start-up."""
+        ...

@@ -23,7 +23,7 @@ from bot.store import ratings as rating_store
 from bot.store import tournaments as store_t
 from bot.store.db import Store
 from bot.store.errors import IntegrityError
-from bot.tables.model import Seat, TableError
+from bot.tables.model import Seat, Table, TableError
 from bot.tables.service import TableService
 from bot.tournaments import (
     Entrant,
@@ -93,6 +93,7 @@ class TournamentService:
         self.store, self.tables, self.clock = store, tables, clock
         self.venue: Venue = venue or NullVenue()
         self._locks: dict[int, asyncio.Lock] = {}
+        tables.watchers.append(self)  # every table's end reaches table_closed (bot.tables.port.TableWatcher)
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -104,6 +105,11 @@ class TournamentService:
             "SELECT id FROM tournaments WHERE channel_id = ? AND status IN ('signup', 'running')", (channel_id,)
         )
         return None if row is None else await store_t.load(self.store, int(row[0]))
+
+    async def of_table(self, game_id: int) -> store_t.TournamentRow | None:
+        """The tournament whose table became the game ``game_id`` (any status), or None."""
+        found = await store_t.game_of_table(self.store, game_id)
+        return None if found is None else await store_t.load(self.store, found[0])
 
     async def _require(self, channel_id: int) -> store_t.TournamentRow:
         t = await self.in_channel(channel_id)
@@ -190,9 +196,7 @@ class TournamentService:
                 raise TableError("tournament_joined")
             if len(t.entrants) >= MAX_ENTRANTS:
                 raise TableError("tournament_full", max=MAX_ENTRANTS)
-            season = (await rating_store.seasons(self.store, t.guild_id))[0].number
-            standing = await rating_store.standing(self.store, t.guild_id, season, t.game, seat.id)
-            rating = 0.0 if standing is None else float(standing.ordinal)
+            rating = await self._rating(t, seat.id)
             await self.store.write(
                 [store_t.add_entrant(t.id, store_t.EntrantRow(seat.id, seat.name[:64], rating, self.clock()))]
             )
@@ -202,13 +206,20 @@ class TournamentService:
         t = await self._require(channel_id)
         async with self._lock(t.id):
             t = await self._fresh(t.id)
-            if not any(e.user_id == user_id for e in t.entrants):
+            if not any(e.user_id == user_id and not e.withdrawn for e in t.entrants):
                 raise TableError("tournament_not_joined")
             if t.status == "signup":
                 await self.store.write([store_t.delete_entrant(t.id, user_id)])
             else:
                 await self.store.write([store_t.withdraw(t.id, user_id)])
-            return await self._fresh(t.id)
+        await self._forfeit_open_table(t, user_id)
+        return await self._fresh(t.id)
+
+    async def _rating(self, t: store_t.TournamentRow, user_id: int) -> float:
+        """The seed: the member's rating ordinal in the game this season (0, a newcomer's, when unrated)."""
+        season = (await rating_store.seasons(self.store, t.guild_id))[0].number
+        standing = await rating_store.standing(self.store, t.guild_id, season, t.game, user_id)
+        return 0.0 if standing is None else float(standing.ordinal)
 
     def _check_host(self, t: store_t.TournamentRow, user_id: int, is_admin: bool) -> None:
         if user_id != t.host_id and not is_admin:
@@ -224,7 +235,9 @@ class TournamentService:
             engine = get_engine(t.game)
             fewest, most = engine.player_range(engine.options({}))
             check_plan(Plan.from_json(t.plan), len(t.entrants), most, fewest)
-            await self.store.write([store_t.update(t.id, self.clock(), status="running")])
+            # seeded by the ratings as the tournament starts (games played since joining count)
+            seeds = [store_t.set_rating(t.id, e.user_id, await self._rating(t, e.user_id)) for e in t.entrants]
+            await self.store.write([*seeds, store_t.update(t.id, self.clock(), status="running")])
         await self.advance(t.id)
         return await self._fresh(t.id)
 
@@ -235,11 +248,12 @@ class TournamentService:
             t = await self._fresh(t.id)
             self._check_host(t, user_id, is_admin)
             await self.store.write([store_t.update(t.id, self.clock(), status="cancelled")])
-            for x in t.tables:
-                table = None if x.game_id is None else self.tables.table_by_id(x.game_id)
-                if table is not None and table.status in ("lobby", "running"):
-                    await self.tables.cancel(table.channel_id, table.host_id, is_admin=True)
-            t = await self._fresh(t.id)
+        # Outside the lock: each table's end comes back here (table_closed -> advance, which finds it cancelled).
+        for x in t.tables:
+            table = None if x.game_id is None else self.tables.table_by_id(x.game_id)
+            if table is not None and table.status in ("lobby", "running"):
+                await self.tables.cancel(table.channel_id, table.host_id, is_admin=True)
+        t = await self._fresh(t.id)
         self.venue.announce(t, "cancelled", {})
         return t
 
@@ -262,20 +276,50 @@ class TournamentService:
         async with self._lock(t.id):
             t = await self._fresh(t.id)
             self._check_host(t, user_id, is_admin)
-            if not any(e.user_id == target_id for e in t.entrants):
+            if not any(e.user_id == target_id and not e.withdrawn for e in t.entrants):
                 raise TableError("tournament_not_entrant")
             if t.status == "signup":
                 await self.store.write([store_t.delete_entrant(t.id, target_id)])
             else:
                 await self.store.write([store_t.withdraw(t.id, target_id)])
+        await self._forfeit_open_table(t, target_id)
 
-    async def may_cancel_table(self, game_id: int, user_id: int, is_admin: bool) -> bool:
-        """Whether ``user_id`` may cancel the table ``game_id`` (a tournament's: only its host or an admin)."""
+    async def _forfeit_open_table(self, t: store_t.TournamentRow, user_id: int) -> None:
+        """A withdrawn player's seat at a running table of ``t`` forfeits (outside the tournament's lock: the table's
+        end comes back through ``table_closed``)."""
+        for x in t.tables:
+            table = None if x.game_id is None else self.tables.table_by_id(x.game_id)
+            if table is not None and table.running and table.seat_of(user_id) is not None:
+                await self.tables.leave(table.channel_id, user_id)
+
+    async def may_cancel_table(self, game_id: int, user_id: int, is_admin: bool) -> bool | None:
+        """Whether ``user_id`` may cancel the table ``game_id``: a running tournament's only by its host or an admin;
+        None when it is no running tournament's (the table's own rule then)."""
         found = await store_t.game_of_table(self.store, game_id)
-        if found is None or is_admin:
-            return True
+        if found is None:
+            return None
         t = await store_t.load(self.store, found[0])
-        return t is None or t.host_id == user_id or t.status not in ("signup", "running")
+        if t is None or t.status != "running":
+            return None
+        return is_admin or t.host_id == user_id
+
+    # -- the table service's watcher (bot.tables.port.TableWatcher) -------------------------------------------
+
+    async def may_cancel(self, table: Table, user_id: int, is_admin: bool) -> bool | None:
+        return await self.may_cancel_table(table.id, user_id, is_admin)
+
+    async def table_closed(self, table: Table) -> None:
+        """A table ended: a tournament's (a cancelled one is a no-contest) brings its tournament forward; any other
+        in a running tournament's channel frees it for a table queued there."""
+        found = await store_t.game_of_table(self.store, table.id)
+        if found is not None:
+            if table.status == "cancelled":
+                await self.no_contest(table.id)
+            await self.advance(found[0])
+            return
+        t = await self.in_channel(table.channel_id)
+        if t is not None and t.status == "running":
+            await self.advance(t.id)
 
     async def _fresh(self, tournament_id: int) -> store_t.TournamentRow:
         t = await store_t.load(self.store, tournament_id)
@@ -299,24 +343,23 @@ class TournamentService:
             await self.advance(found[0])
 
     async def advance(self, tournament_id: int) -> None:
-        """Open what is owed: the current round's unopened tables, else (its tables all done) the next round,
-        else the end. Idempotent."""
+        """Open what is owed: the current round's unopened tables (and its announcement, once), else (its tables
+        all done) the next round, else the end. Idempotent: called on each table's end and at start-up."""
         async with self._lock(tournament_id):
             t = await self._fresh(tournament_id)
             while t.status == "running":
                 snap = await self.snapshot(t)
-                done = {(o.round, o.table) for o in snap.outcomes}
-                current = [x for x in t.tables if x.round == len(snap.rounds)]
-                if current and any(x.game_id is None for x in current):
-                    await self._open_tables(t, current)
+                number = len(snap.rounds)
+                if any(x.game_id is None for x in t.tables if x.round == number):
+                    await self._open_tables(t, [x for x in t.tables if x.round == number])
                     t = await self._fresh(tournament_id)
-                    if any(x.game_id is None for x in t.tables if x.round == len(snap.rounds)):
-                        return  # queued behind a table in the channel: its end brings us back
-                    continue
+                if number and number not in t.announced:
+                    await self._announce_round(t, number)  # committed first: a crash loses it rather than repeat it
+                    t = await self._fresh(tournament_id)
+                current = [x for x in t.tables if x.round == number]
+                done = {(o.round, o.table) for o in snap.outcomes}
                 if any((x.round, x.number) not in done for x in current):
-                    return  # tables still playing
-                if snap.rounds and len(snap.rounds) not in t.announced:
-                    pass  # announced on pairing; a crash before it is repaired below
+                    return  # tables still playing (or queued behind one in the channel: its end brings us back)
                 if is_over(snap.plan, snap.entrants, snap.rounds, snap.outcomes, snap.withdrawn):
                     await self.store.write([store_t.update(t.id, self.clock(), status="finished")])
                     t = await self._fresh(tournament_id)
@@ -329,16 +372,15 @@ class TournamentService:
                 rows = [store_t.TableRow(nxt.number, p.number, p.players) for p in nxt.tables]
                 await self.store.write(store_t.add_round(t.id, nxt.number, nxt.byes, rows))
                 t = await self._fresh(tournament_id)
-                await self._open_tables(t, [x for x in t.tables if x.round == nxt.number])
-                await self.store.write([store_t.mark_announced(t.id, nxt.number)])
-                t = await self._fresh(tournament_id)
-                tables = [
-                    {"number": x.number, "players": list(x.players), "channel_id": x.channel_id, "game_id": x.game_id}
-                    for x in t.tables
-                    if x.round == nxt.number
-                ]
-                self.venue.announce(t, "round", {"round": nxt.number, "tables": tables, "byes": list(nxt.byes)})
-                t = await self._fresh(tournament_id)
+
+    async def _announce_round(self, t: store_t.TournamentRow, number: int) -> None:
+        await self.store.write([store_t.mark_announced(t.id, number)])
+        tables = [
+            {"number": x.number, "players": list(x.players), "channel_id": x.channel_id, "game_id": x.game_id}
+            for x in t.tables
+            if x.round == number
+        ]
+        self.venue.announce(t, "round", {"round": number, "tables": tables, "byes": list(t.byes.get(number, ()))})
 
     async def _open_tables(self, t: store_t.TournamentRow, tables: Sequence[store_t.TableRow]) -> None:
         """Open each of ``tables`` that has no game yet; in the tournament's channel only one at a time (the rest

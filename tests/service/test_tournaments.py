@@ -1,66 +1,32 @@
-"""The tournament service (issue 28): sign-up refusals, seeding, rounds opened in threads (or queued in the channel),
-results read from the tables' games, no-shows, a host-cancelled table, a restart mid-round; on both databases.
+"""The tournament service (issue 28, ``bot.tables.tournaments``) over the real table service, on both databases:
+sign-up refusals that change nothing, seeding by rating, rounds opened in threads (or queued in the channel), each
+table's end reaching the tournament through the table service's watchers, a no-show forfeiting by the table's own
+deadline, a host-cancelled table (a no-contest; anyone else refused), and a restart mid-round.
 
-Until helper C's pairing and standings bodies land, the engine calls are a small stand-in (pairs in seed order, the
-odd one out a bye, points for a place 1), so these tests check the service's own work: what is stored, opened,
-adopted and announced.
+Whole tournaments (a 5-player Swiss with a bye, a 6-player knockout) are in test_tournament_play.py.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from bot.games.dice import SeededDice
 from bot.store import open_store
+from bot.store import tournaments as store_t
 from bot.tables import Seat, TableError, TableService
 from bot.tables import tournaments as runner
 from bot.tables.tournaments import TournamentService
-from bot.tournaments import Plan, Round
-from bot.tournaments.model import Pairing
+from bot.tournaments import Plan, TournamentRefused
 from tests.service.test_tables import Clock
 
 GUILD, CHANNEL = 41, 7000
 ALICE, BOB, CAROL, DAVE = Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol"), Seat(400, "Dave")
-
-
-def _stand_in_pair(plan, entrants, rounds, outcomes, withdrawn=frozenset()):
-    players = [e.player for e in sorted(entrants, key=lambda e: (-e.rating, e.joined)) if e.player not in withdrawn]
-    if len(rounds) % 2:  # every other round rotated, so a bye moves on
-        players = players[1:] + players[:1]
-    pairs = [Pairing(i // 2 + 1, (players[i], players[i + 1])) for i in range(0, len(players) - 1, 2)]
-    return Round(len(rounds) + 1, tuple(pairs), tuple(players[len(pairs) * 2 :]))
-
-
-def _stand_in_over(plan, entrants, rounds, outcomes, withdrawn=frozenset()):
-    tables = sum(len(r.tables) for r in rounds)
-    return len(rounds) >= (plan.rounds or 1) and len(outcomes) == tables
-
-
-def _stand_in_standings(plan, entrants, rounds, outcomes, withdrawn=frozenset()):
-    return []
-
-
-def _stand_in_winners(plan, entrants, rounds, outcomes, withdrawn=frozenset()):
-    points: dict[int, int] = {}
-    for o in outcomes:
-        for p, place in o.places.items():
-            points[p] = points.get(p, 0) + (place == 1)
-    return tuple(p for p in points if points[p] == max(points.values()))
-
-
-@pytest.fixture(autouse=True)
-def engine(monkeypatch):
-    try:  # C's engine, once it is there
-        runner.pair_round(Plan("swiss", 2, 1), [], [], [])
-    except NotImplementedError:
-        monkeypatch.setattr(runner, "pair_round", _stand_in_pair)
-        monkeypatch.setattr(runner, "is_over", _stand_in_over)
-        monkeypatch.setattr(runner, "standings", _stand_in_standings)
-        monkeypatch.setattr(runner, "winners", _stand_in_winners)
-    except Exception:
-        pass
+EVE, FRED = Seat(500, "Eve"), Seat(600, "Fred")
+STRANGER = Seat(999, "Stranger")
+TOURNAMENT_TABLES = ("tournaments", "tournament_entrants", "tournament_rounds", "tournament_tables", "games")
 
 
 class Venue:
@@ -78,190 +44,422 @@ class Venue:
     def announce(self, tournament, kind: str, data: dict[str, Any]) -> None:
         self.said.append((kind, data))
 
+    def kinds(self) -> list[str]:
+        return [kind for kind, _ in self.said]
 
-async def services(db, venue, clock=None):
+
+async def services(db, venue, clock=None) -> tuple[TableService, TournamentService]:
     store = await open_store(db)
     tables = TableService(store, SeededDice(3), clock=clock or Clock(), run_dispatcher=False, auto_bots=False)
     await tables.start()
     return tables, TournamentService(store, tables, venue, clock=tables.clock)
 
 
-async def close(tables):
+async def close(tables: TableService) -> None:
     await tables.stop()
     await tables.store.close()
 
 
-async def play_out(tables: TableService, channel: int) -> None:
-    """Play the channel's Pig table to its end: roll, hold at 6 or more."""
-    for _ in range(400):
-        table = tables.by_channel.peek(channel)
+async def play_table(tables: TableService, game_id: int, rng: random.Random | None = None) -> None:
+    """Play the Pig table of ``game_id`` to its end: roll until the turn holds a few points (3 to 9), then hold."""
+    rng = rng or random.Random(game_id)
+    for _ in range(2000):
+        table = tables.table_by_id(game_id)  # loaded (a restored table's state is read on first use)
         if table is None or table.status != "running":
             return
-        mover = table.seats[table.engine.to_act(table.state)[0]].id
-        state = table.state
-        if state.turn_total >= 6:
-            await tables.act(channel, mover, "hold")
-        else:
-            await tables.act(channel, mover, "roll")
+        seat = table.engine.to_act(table.state)[0]
+        legal = {a.encode() for a in table.engine.legal_actions(table.state, seat)}
+        move = "hold" if "hold" in legal and table.state.turn_total >= rng.randint(3, 9) else "roll"
+        await tables.act(table.channel_id, table.seats[seat].id, move)
     raise AssertionError("the game did not end")
+
+
+async def rows(store, tables: tuple[str, ...] = TOURNAMENT_TABLES) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the tournaments' tables and the games (to compare before and after a refusal)."""
+    return {name: sorted(map(tuple, await store.fetch_all(f"SELECT * FROM {name}")), key=repr) for name in tables}
 
 
 def refused(code):
     return pytest.raises(TableError, match=f"^{code}$")
 
 
-async def test_sign_up_refusals_change_nothing(database):
-    tables, service = await services(database, Venue())
-    await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("swiss", 2, 2))
-    with refused("tournament_exists"):
-        await service.create(GUILD, CHANNEL, BOB, "pig", Plan("knockout", 2))
-    await service.join(CHANNEL, ALICE)
-    with refused("tournament_joined"):
-        await service.join(CHANNEL, ALICE)
-    with refused("tournament_only_host"):
-        await service.start(CHANNEL, BOB.id)
-    with pytest.raises(runner.TournamentRefused) as too_few:
-        await service.start(CHANNEL, ALICE.id)
-    assert too_few.value.code == "entrants"
-    with refused("tournament_not_running"):
-        await service.set_paused(CHANNEL, ALICE.id, True)
+async def signed_up(service: TournamentService, plan: Plan, seats, **options: Any) -> store_t.TournamentRow:
+    await service.create(GUILD, CHANNEL, ALICE, "pig", plan, options=options or {"target": 20})
+    for seat in seats:
+        await service.join(CHANNEL, seat)
     t = await service.in_channel(CHANNEL)
-    assert t is not None and t.status == "signup" and [e.user_id for e in t.entrants] == [ALICE.id]
-    with refused("tournament_only_host"):
-        await service.cancel(CHANNEL, BOB.id)
-    await service.cancel(CHANNEL, BOB.id, is_admin=True)  # an admin may
-    assert await service.in_channel(CHANNEL) is None
-    await close(tables)
+    assert t is not None
+    return t
 
 
-async def test_a_full_tournament_refuses_the_next(database, monkeypatch):
-    monkeypatch.setattr(runner, "MAX_ENTRANTS", 2)
+async def test_refusals_change_nothing(database, monkeypatch):
+    """A stranger starting, joining twice, a full tournament and the host tools in a stranger's hands: each refused
+    with its code, and not one row changes."""
+    monkeypatch.setattr(runner, "MAX_ENTRANTS", 3)
     tables, service = await services(database, Venue())
-    await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("swiss", 2, 1))
-    await service.join(CHANNEL, ALICE)
-    await service.join(CHANNEL, BOB)
-    with refused("tournament_full"):
+    try:
+        with refused("tournament_none"):
+            await service.join(CHANNEL, ALICE)
+        with pytest.raises(TournamentRefused) as bad_format:
+            await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("ladder", 2))
+        assert bad_format.value.code == "format"
+        with pytest.raises(TournamentRefused) as round_robin:
+            await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("round_robin", 3))
+        assert round_robin.value.code == "round_robin_seats"
+        assert (await rows(tables.store))["tournaments"] == []
+        await signed_up(service, Plan("swiss", 2, 2), (ALICE,))
+        before = await rows(tables.store)
+        with refused("tournament_exists"):
+            await service.create(GUILD, CHANNEL, BOB, "pig", Plan("knockout", 2))
+        with refused("tournament_joined"):
+            await service.join(CHANNEL, ALICE)
+        with refused("tournament_only_host"):
+            await service.start(CHANNEL, STRANGER.id)
+        with pytest.raises(TournamentRefused) as too_few:  # the host, with one entrant
+            await service.start(CHANNEL, ALICE.id)
+        assert (too_few.value.code, too_few.value.params) == ("entrants", {"entrants": 1, "min": 2})
+        with refused("tournament_only_host"):
+            await service.cancel(CHANNEL, STRANGER.id)
+        with refused("tournament_only_host"):
+            await service.remove(CHANNEL, STRANGER.id, ALICE.id)
+        with refused("tournament_not_entrant"):
+            await service.remove(CHANNEL, ALICE.id, STRANGER.id)
+        with refused("tournament_not_joined"):
+            await service.leave(CHANNEL, STRANGER.id)
+        with refused("tournament_not_running"):
+            await service.set_paused(CHANNEL, ALICE.id, True)
+        assert await rows(tables.store) == before
+
+        await service.join(CHANNEL, BOB)
         await service.join(CHANNEL, CAROL)
-    await close(tables)
+        before = await rows(tables.store)
+        with refused("tournament_full"):
+            await service.join(CHANNEL, DAVE)
+        assert await rows(tables.store) == before
+
+        await service.start(CHANNEL, ALICE.id)
+        before = await rows(tables.store)
+        with refused("tournament_started"):
+            await service.join(CHANNEL, DAVE)
+        with refused("tournament_started"):
+            await service.start(CHANNEL, ALICE.id)
+        with refused("tournament_only_host"):
+            await service.set_paused(CHANNEL, BOB.id, True)
+        with refused("tournament_not_paused"):
+            await service.set_paused(CHANNEL, ALICE.id, False)
+        assert await rows(tables.store) == before
+        await service.set_paused(CHANNEL, ALICE.id, True)
+        with refused("tournament_paused"):
+            await service.set_paused(CHANNEL, ALICE.id, True)
+
+        await service.cancel(CHANNEL, STRANGER.id, is_admin=True)  # an admin may
+        assert await service.in_channel(CHANNEL) is None
+        assert {r[0] for r in await tables.store.fetch_all("SELECT status FROM games")} == {"cancelled"}
+    finally:
+        await close(tables)
 
 
-async def test_a_swiss_with_a_bye_opens_threads_reads_results_and_ends(database):
+async def test_rounds_of_tables_with_too_many_seats_are_refused(database):
+    tables, service = await services(database, Venue())
+    try:
+        with pytest.raises(TournamentRefused) as seats:
+            await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("swiss", 99, 2))
+        assert seats.value.code == "seats"
+        await signed_up(service, Plan("swiss", 2, 9), (ALICE, BOB, CAROL))
+        before = await rows(tables.store)
+        with pytest.raises(TournamentRefused) as too_many:
+            await service.start(CHANNEL, ALICE.id)
+        assert too_many.value.code == "rounds"
+        assert await rows(tables.store) == before
+    finally:
+        await close(tables)
+
+
+async def test_seeding_is_by_rating_at_the_start(database):
+    """Knockout seeds 1 v 4 and 2 v 3 by rating ordinal (a newcomer 0), whatever the order of joining; a rating
+    that changes after joining counts."""
+    tables, service = await services(database, Venue())
+    try:
+        ordinals = {ALICE.id: -1.0, BOB.id: 7.5, CAROL.id: 3.0}  # Dave unrated: 0
+        await tables.store.write(
+            [
+                (
+                    "INSERT INTO ratings (guild_id, season, game, user_id, mu, sigma, ordinal, updated_at)"
+                    " VALUES (?, 0, 'pig', ?, ?, 5, ?, 1)",  # ordinal = mu - 3 sigma
+                    (GUILD, user, first + 15, first),
+                )
+                for user, first in ((u, o if u != CAROL.id else 0.5) for u, o in ordinals.items())
+            ]
+        )
+        t = await signed_up(service, Plan("knockout", 2), (ALICE, BOB, CAROL, DAVE))
+        assert {e.user_id: e.rating for e in t.entrants}[CAROL.id] == 0.5
+        await tables.store.write(
+            [("UPDATE ratings SET mu = 18, ordinal = 3.0 WHERE user_id = ? AND guild_id = ?", (CAROL.id, GUILD))]
+        )
+        await service.start(CHANNEL, ALICE.id)
+        t = await service.in_channel(CHANNEL)
+        assert t is not None
+        assert {e.user_id: e.rating for e in t.entrants} == {**ordinals, DAVE.id: 0.0}
+        # seeds: Bob 7.5, Carol 3.0, Dave 0.0, Alice -1.0
+        assert {frozenset(x.players) for x in t.tables} == {
+            frozenset({BOB.id, ALICE.id}),
+            frozenset({CAROL.id, DAVE.id}),
+        }
+    finally:
+        await close(tables)
+
+
+async def test_a_swiss_opens_threads_and_each_table_end_brings_the_next_round(database):
     venue = Venue()
     tables, service = await services(database, venue)
-    await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("swiss", 2, 2), options={"target": 20})
-    for seat in (ALICE, BOB, CAROL):
-        await service.join(CHANNEL, seat)
-    await service.start(CHANNEL, ALICE.id)
-    t = await service.in_channel(CHANNEL)
-    assert t is not None and t.status == "running"
-    (first,) = [x for x in t.tables if x.round == 1]
-    assert first.channel_id == 9001 and first.game_id is not None and t.byes[1] == (CAROL.id,)
-    table = tables.table(9001)
-    assert table.status == "running" and table.options["target"] == 20
-    assert [s.id for s in table.seats] == list(first.players)
-    assert venue.said[-1][0] == "round" and venue.said[-1][1]["byes"] == [CAROL.id]
-    await play_out(tables, 9001)
-    await service.table_ended(first.game_id)
-    t = await service.in_channel(CHANNEL)
-    assert t is not None and sorted(t.byes) == [1, 2]
-    (second,) = [x for x in t.tables if x.round == 2]
-    await play_out(tables, second.channel_id)
-    await service.table_ended(second.game_id)
-    finished = await runner.store_t.load(tables.store, t.id)
-    assert finished is not None and finished.status == "finished"
-    assert venue.said[-1][0] == "over" and len(venue.said[-1][1]["winners"]) >= 1
-    await close(tables)
+    try:
+        await signed_up(service, Plan("swiss", 2, 2), (ALICE, BOB, CAROL))
+        await service.start(CHANNEL, ALICE.id)
+        t = await service.in_channel(CHANNEL)
+        assert t is not None and t.status == "running"
+        (first,) = [x for x in t.tables if x.round == 1]
+        assert first.channel_id == 9001 and first.game_id is not None and len(t.byes[1]) == 1
+        table = tables.table(9001)
+        assert table.status == "running" and table.options["target"] == 20
+        assert [s.id for s in table.seats] == list(first.players)
+        assert venue.said == [("round", {"round": 1, "tables": [_shown(first)], "byes": list(t.byes[1])})]
+        await play_table(tables, first.game_id)  # its end reaches the tournament: round 2 opens
+        t = await service.in_channel(CHANNEL)
+        assert t is not None and sorted(t.byes) == [1, 2] and t.byes[2] != t.byes[1]
+        (second,) = [x for x in t.tables if x.round == 2]
+        assert second.channel_id == 9002 and venue.kinds() == ["round", "round"]
+        assert second.game_id is not None
+        await play_table(tables, second.game_id)
+        finished = await store_t.load(tables.store, t.id)
+        assert finished is not None and finished.status == "finished"
+        assert venue.kinds() == ["round", "round", "over"] and len(venue.said[-1][1]["winners"]) >= 1
+        assert await service.in_channel(CHANNEL) is None
+    finally:
+        await close(tables)
+
+
+def _shown(x: store_t.TableRow) -> dict[str, Any]:
+    return {"number": x.number, "players": list(x.players), "channel_id": x.channel_id, "game_id": x.game_id}
 
 
 async def test_without_threads_the_tables_queue_in_the_channel(database):
     venue = Venue(threads=False)
     tables, service = await services(database, venue)
-    await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("swiss", 2, 1), options={"target": 20})
-    for seat in (ALICE, BOB, CAROL, DAVE):
-        await service.join(CHANNEL, seat)
+    try:
+        await signed_up(service, Plan("swiss", 2, 1), (ALICE, BOB, CAROL, DAVE))
+        await service.start(CHANNEL, ALICE.id)
+        t = await service.in_channel(CHANNEL)
+        assert t is not None
+        one, two = sorted((x for x in t.tables if x.round == 1), key=lambda x: x.number)
+        assert one.game_id is not None and two.game_id is None and one.channel_id == two.channel_id == CHANNEL
+        assert venue.kinds() == ["round"]  # one announcement, the queued table in it
+        await play_table(tables, one.game_id)
+        t = await service.in_channel(CHANNEL)
+        assert t is not None
+        two = [x for x in t.tables if (x.round, x.number) == (1, 2)][0]
+        assert two.game_id is not None and tables.table(CHANNEL).id == two.game_id
+        assert venue.kinds() == ["round"]
+        await play_table(tables, two.game_id)
+        assert venue.kinds() == ["round", "over"]
+    finally:
+        await close(tables)
+
+
+async def test_another_table_in_the_channel_holds_the_queue_until_it_ends(database):
+    """Someone opens an ordinary table in the tournament's channel between two queued tables: the next tournament
+    table opens when it ends."""
+    venue = Venue(threads=False)
+    tables, service = await services(database, venue)
+    try:
+        await signed_up(service, Plan("swiss", 2, 1), (ALICE, BOB, CAROL, DAVE))
+        await service.start(CHANNEL, ALICE.id)
+        t = await service.in_channel(CHANNEL)
+        assert t is not None
+        one = [x for x in t.tables if x.number == 1][0]
+        await tables.cancel(CHANNEL, ALICE.id)  # the host's no-contest frees the channel ...
+        t = await service.in_channel(CHANNEL)
+        assert t is not None
+        two = [x for x in t.tables if x.number == 2][0]
+        assert two.game_id is not None  # ... and the second table opened at once
+        await play_table(tables, two.game_id)
+        assert (await service.outcome(one)) is not None
+        done = await store_t.load(tables.store, t.id)
+        assert done is not None and done.status == "finished"
+        # the channel is free again for anyone
+        other = await tables.create(GUILD, CHANNEL, EVE, "pig", {"target": 20})
+        assert other.id not in {x.game_id for x in done.tables}
+    finally:
+        await close(tables)
+
+
+async def test_a_player_who_never_acts_forfeits_by_the_deadline_and_is_a_no_show(database):
+    clock = Clock()
+    tables, service = await services(database, Venue(), clock)
+    try:
+        await signed_up(service, Plan("swiss", 2, 1), (ALICE, BOB), target=100)
+        await service.start(CHANNEL, ALICE.id)
+        table = tables.table(9001)
+        present = table.seats[table.engine.to_act(table.state)[0]].id
+        absent = ALICE.id if present == BOB.id else BOB.id
+        for _ in range(60):
+            if table.status != "running":
+                break
+            mover = table.seats[table.engine.to_act(table.state)[0]].id
+            if mover == present:
+                await tables.act(9001, mover, "hold" if table.state.turn_total >= 6 else "roll")
+            else:  # the absent player's turn runs out (the table's own deadline)
+                assert table.deadline is not None
+                clock.now = table.deadline + 1
+                assert await tables.run_due() == 1
+        assert table.status == "finished"
+        forfeits = await tables.store.fetch_all(
+            "SELECT COUNT(*) FROM actions WHERE game_id = ? AND action = 'forfeit:timeouts'", (table.id,)
+        )
+        assert forfeits[0][0] == 1
+        t = await store_t.load(tables.store, (await service.of_table(table.id)).id)  # type: ignore[union-attr]
+        assert t is not None and t.status == "finished"  # the table's end finished the one-round tournament
+        outcome = await service.outcome(t.tables[0])
+        assert outcome is not None and outcome.no_shows == frozenset({absent}) and outcome.places == {present: 1}
+        snap = await service.snapshot(t)
+        (top, last) = snap.standings()
+        assert (top.player, top.points, last.player, last.points) == (present, 1.0, absent, 0.0)
+    finally:
+        await close(tables)
+
+
+async def test_a_tournament_table_is_cancelled_only_by_the_tournament_host(database):
+    """Its seated players (the table's own host among them) are refused and nothing changes; the tournament's
+    host cancels it as a no-contest (both share place 1), and the tournament goes on."""
+    venue = Venue()
+    tables, service = await services(database, venue)
+    try:
+        await signed_up(service, Plan("swiss", 2, 2), (BOB, CAROL, DAVE))  # Alice hosts, does not play
+        await service.start(CHANNEL, ALICE.id)
+        table = tables.table(9001)
+        pair = {s.id for s in table.seats}
+        before = await rows(tables.store)
+        for seat in table.seats:  # seat 0 is the table's host
+            with refused("tournament_only_host"):
+                await tables.cancel(9001, seat.id)
+        with refused("tournament_only_host"):
+            await tables.cancel(9001, STRANGER.id)
+        assert await rows(tables.store) == before and table.status == "running"
+        assert await service.may_cancel_table(table.id, table.seats[0].id, False) is False
+        assert await service.may_cancel_table(table.id, STRANGER.id, True) is True
+        assert await service.may_cancel_table(123456, BOB.id, False) is None  # no tournament's table
+
+        await tables.cancel(9001, ALICE.id)
+        t = await service.in_channel(CHANNEL)
+        assert t is not None
+        first = [x for x in t.tables if x.round == 1][0]
+        assert first.outcome is not None  # written as the table closed
+        outcome = await service.outcome(first)
+        assert outcome is not None and outcome.places == dict.fromkeys(pair, 1) and not outcome.no_shows
+        assert venue.kinds() == ["round", "round"]  # the next round opened
+        second = [x for x in t.tables if x.round == 2][0]
+        await tables.cancel(second.channel_id, STRANGER.id, is_admin=True)  # an admin may too
+        done = await store_t.load(tables.store, t.id)
+        assert done is not None and done.status == "finished"
+        # two no-contests (a draw each: half a point) and a bye (a win) each, but for the one without a bye
+        points = {s.player: s.points for s in (await service.snapshot(done)).standings()}
+        byes = {p for b in done.byes.values() for p in b}
+        assert points == {p: (1.5 if p in byes else 1.0) for p in (BOB.id, CAROL.id, DAVE.id)}
+        # Once the tournament is over its tables follow the table's own rule again (a rematch lobby there).
+        lobby = await tables.create(GUILD, 9001, BOB, "pig", {"target": 20})
+        assert await service.may_cancel_table(lobby.id, BOB.id, False) is None
+    finally:
+        await close(tables)
+
+
+async def test_a_withdrawn_player_forfeits_their_table_and_is_not_paired_again(database):
+    tables, service = await services(database, Venue())
+    try:
+        await signed_up(service, Plan("swiss", 2, 2), (ALICE, BOB, CAROL, DAVE))
+        await service.start(CHANNEL, ALICE.id)
+        t = await service.in_channel(CHANNEL)
+        assert t is not None
+        dave = next(x for x in t.tables if DAVE.id in x.players)
+        other = next(x for x in t.tables if DAVE.id not in x.players)
+        await service.remove(CHANNEL, ALICE.id, DAVE.id)
+        with refused("tournament_not_entrant"):
+            await service.remove(CHANNEL, ALICE.id, DAVE.id)
+        gone = tables.table_by_id(dave.game_id)  # type: ignore[arg-type]
+        assert gone is None  # his table ended with his forfeit
+        assert other.game_id is not None
+        await play_table(tables, other.game_id)
+        t = await service.in_channel(CHANNEL)
+        assert t is not None
+        assert all(DAVE.id not in x.players for x in t.tables if x.round == 2)
+        assert DAVE.id not in t.byes[2]
+    finally:
+        await close(tables)
+
+
+async def test_a_restart_mid_round_neither_loses_nor_reopens_a_table(database):
+    """Round 1 of a 4-player, 2-round Swiss: one table ends while the bot is down (nobody hears of it), the other
+    is still playing across the restart. ``start_up`` counts the first; the second goes on where it was, and its end
+    opens round 2; no table is opened twice."""
+    venue = Venue()
+    tables, service = await services(database, venue)
+    await signed_up(service, Plan("swiss", 2, 2), (ALICE, BOB, CAROL, DAVE))
     await service.start(CHANNEL, ALICE.id)
     t = await service.in_channel(CHANNEL)
     assert t is not None
     one, two = sorted((x for x in t.tables if x.round == 1), key=lambda x: x.number)
-    assert one.game_id is not None and two.game_id is None and one.channel_id == two.channel_id == CHANNEL
-    await play_out(tables, CHANNEL)
-    await service.table_ended(one.game_id)
-    t = await service.in_channel(CHANNEL)
-    assert t is not None
-    two = [x for x in t.tables if (x.round, x.number) == (1, 2)][0]
-    assert two.game_id is not None and tables.table(CHANNEL).id == two.game_id
+    assert one.game_id is not None and two.game_id is not None
+    table_two = tables.table_by_id(two.game_id)
+    assert table_two is not None
+    await tables.act(table_two.channel_id, table_two.seats[0].id, "roll")  # started, not over
+    tables.watchers.clear()  # the tournament service is gone: the bot is going down
+    await play_table(tables, one.game_id)
     await close(tables)
 
-
-@pytest.mark.xfail(reason="unfinished at the deadline (issue 28, helper D): see the report", strict=False)
-async def test_a_player_who_never_acts_is_a_no_show(database):
-    clock = Clock()
-    tables, service = await services(database, Venue(), clock)
-    await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("swiss", 2, 1), options={"target": 20})
-    await service.join(CHANNEL, ALICE)
-    await service.join(CHANNEL, BOB)
-    await service.start(CHANNEL, ALICE.id)
-    table = tables.table(9001)
-    present = table.seats[table.engine.to_act(table.state)[0]].id
-    absent = ALICE.id if present == BOB.id else BOB.id
-    for _ in range(40):
-        if table.status != "running":
-            break
-        mover = table.seats[table.engine.to_act(table.state)[0]].id
-        if mover == present:
-            await tables.act(9001, mover, "hold" if table.state.turn_total >= 6 else "roll")
-        else:
-            clock.now += 10_000
-            await tables.run_due()
-    assert table.status == "finished"
-    t = await service.in_channel(CHANNEL)
-    assert t is not None
-    outcome = await service.outcome(t.tables[0])
-    assert outcome is not None and outcome.no_shows == frozenset({absent}) and outcome.places == {present: 1}
-    await close(tables)
+    tables, service = await services(database, venue)
+    try:
+        t = await service.in_channel(CHANNEL)
+        assert t is not None and [x.round for x in t.tables] == [1, 1]  # not yet heard
+        await service.start_up()
+        await service.start_up()  # idempotent
+        t = await service.in_channel(CHANNEL)
+        assert t is not None and t.status == "running" and [x.round for x in t.tables] == [1, 1]
+        assert [(x.game_id, x.channel_id) for x in t.tables] == [(one.game_id, 9001), (two.game_id, 9002)]
+        assert tables.table_by_id(two.game_id) is not None and tables.table_by_id(one.game_id) is None
+        assert await service.outcome(t.tables[0]) is not None and await service.outcome(t.tables[1]) is None
+        await play_table(tables, two.game_id)
+        t = await service.in_channel(CHANNEL)
+        assert t is not None and [x.round for x in t.tables] == [1, 1, 2, 2]
+        games = await tables.store.fetch_all("SELECT COUNT(*) FROM games")
+        assert games[0][0] == 4  # no table opened twice
+        for x in t.tables[2:]:
+            assert x.game_id is not None
+            await play_table(tables, x.game_id)
+        done = await store_t.load(tables.store, t.id)
+        assert done is not None and done.status == "finished"
+        assert venue.kinds().count("round") == 2 and venue.kinds()[-1] == "over"
+    finally:
+        await close(tables)
 
 
-@pytest.mark.xfail(reason="unfinished at the deadline (issue 28, helper D): see the report", strict=False)
-async def test_a_restart_mid_round_neither_loses_nor_reopens_a_table(database):
+async def test_a_restart_before_the_next_round_opened_opens_it_once(database):
+    """The last table of round 1 ends while the tournament service is not listening: ``start_up`` pairs and opens
+    round 2 (announced once)."""
     venue = Venue()
     tables, service = await services(database, venue)
-    await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("swiss", 2, 1), options={"target": 20})
-    for seat in (ALICE, BOB, CAROL, DAVE):
-        await service.join(CHANNEL, seat)
+    await signed_up(service, Plan("swiss", 2, 2), (ALICE, BOB, CAROL))
     await service.start(CHANNEL, ALICE.id)
-    await play_out(tables, 9001)  # the first table ends; the bot stops before it hears of it
+    t = await service.in_channel(CHANNEL)
+    assert t is not None and t.tables[0].game_id is not None
+    tables.watchers.clear()
+    await play_table(tables, t.tables[0].game_id)
     await close(tables)
     tables, service = await services(database, venue)
-    await service.start_up()
-    t = await service.in_channel(CHANNEL)
-    assert t is not None and t.status == "running"
-    assert sorted(x.game_id for x in t.tables if x.game_id) == sorted({x.game_id for x in t.tables if x.game_id})
-    assert len(t.tables) == 2 and all(x.game_id is not None for x in t.tables)
-    await play_out(tables, 9002)
-    await service.table_ended(t.tables[1].game_id)
-    done = await runner.store_t.load(tables.store, t.id)
-    assert done is not None and done.status == "finished"
-    rows = await tables.store.fetch_all("SELECT COUNT(*) FROM games")
-    assert rows[0][0] == 2  # no table opened twice
-    await close(tables)
-
-
-async def test_a_host_cancelled_table_is_a_no_contest(database):
-    tables, service = await services(database, Venue())
-    await service.create(GUILD, CHANNEL, ALICE, "pig", Plan("swiss", 2, 1), options={"target": 20})
-    await service.join(CHANNEL, ALICE)
-    await service.join(CHANNEL, BOB)
-    await service.start(CHANNEL, ALICE.id)
-    t = await service.in_channel(CHANNEL)
-    assert t is not None
-    game_id = t.tables[0].game_id
-    assert game_id is not None
-    assert not await service.may_cancel_table(game_id, BOB.id, False)
-    assert await service.may_cancel_table(game_id, ALICE.id, False)
-    await service.no_contest(game_id)
-    await tables.cancel(9001, ALICE.id, is_admin=True)
-    t = await service.in_channel(CHANNEL)
-    assert t is not None
-    outcome = await service.outcome(t.tables[0])
-    assert outcome is not None and outcome.places == {ALICE.id: 1, BOB.id: 1}
-    await close(tables)
+    try:
+        await service.start_up()
+        await service.start_up()
+        t = await service.in_channel(CHANNEL)
+        assert t is not None and [x.round for x in t.tables] == [1, 2]
+        assert venue.kinds() == ["round", "round"]
+        games = await tables.store.fetch_all("SELECT COUNT(*) FROM games")
+        assert games[0][0] == 2
+    finally:
+        await close(tables)
