@@ -1,12 +1,40 @@
 """The tournament service (issue 28): sign-up, seeding, opening each round's tables, reading their results.
 
-The pure engine (``bot.tournaments``: pairing, standings) decides; this runs it against the store and the table
-service. Every step is committed before anyone is told (``bot.store.tournaments``): a round's pairings in one write,
-then each table's channel, then its game id. Opening a round is idempotent: a table with a game id is never opened
-again, one without is opened (or, after a crash between ``create`` and the game id's write, adopted from its channel).
-A table's outcome comes from its game's results; a host-cancelled table is a no-contest (all its players share
-place 1: nobody is eliminated by it, and in a Swiss each scores as a draw). ``advance`` is called when a table ends
-and on a timer, so a table that finished while the bot was down counts on the next start.
+The pure engine (``bot.tournaments``: pairing, standings) decides; this runs it against the store
+(``bot.store.tournaments``, migration 0014) and the table service. It keeps nothing in memory but per-tournament
+locks: every step is read from and committed to the database before anyone is told.
+
+Lifecycle
+---------
+- ``create`` (status ``signup``; one open tournament per channel) -> ``join`` / ``leave`` / ``remove`` -> ``start``
+  by the host or an admin (the plan checked against the entrants, each entrant seeded by their rating ordinal in the
+  game this season, ``bot.store.ratings``; a newcomer 0) -> ``running`` -> ``finished`` (``is_over``) or
+  ``cancelled`` (``cancel``: its open tables are cancelled with it). ``set_paused``: no new round opens while paused.
+- A round: its pairings (tables and byes) in one write, then each table's channel (``Venue.open_channel``: a thread,
+  or None: the tournament's channel, where its tables queue one at a time), then the table itself (``TableService
+  .create`` with every player seated, then ``start_game``) and its game id; then one announcement
+  (``Venue.announce(t, "round", ...)``), marked sent first (a crash loses it rather than repeating it).
+- A table's end reaches the service through the table service's watchers (``bot.tables.port.TableWatcher``: this
+  service appends itself to ``TableService.watchers``): ``table_closed`` runs after the end is committed and calls
+  ``advance``, which opens a queued table, else (the round's tables all done) pairs the next round, else ends the
+  tournament (``announce(t, "over", {winners, standings})``). An ordinary table ending in a running tournament's
+  channel also calls it (a queued table may open there now).
+- A table's outcome is its game's ``results`` (rated like any game). A player who never acted and forfeited by the
+  table's own turn deadline (``MAX_TIMEOUTS`` timeouts, ``bot.tables.deadlines``) is a no-show. A table cancelled by
+  the tournament's host (or an admin; anyone else is refused, ``tournament_only_host``, through the watcher's
+  ``may_cancel``), or closed any other way, is a no-contest: all its players share place 1 (nobody is eliminated by
+  it; in a Swiss each scores as a draw). A withdrawn or removed player's running table is forfeited for them.
+- Restart: ``start_up`` (after ``TableService.start``, once the venue can open threads) calls ``advance`` for every
+  running tournament, so a table that finished while the bot was down counts, a round owed opens, an unannounced
+  round is announced. Opening is idempotent: a table with a game id is never opened again (a lobby left by a crash
+  between its create and its start is started), one without is opened, or adopted from its channel after a crash
+  between ``create`` and the game id's write.
+
+Refusals: ``TableError`` codes ``tournament_none``, ``tournament_exists``, ``tournament_started``,
+``tournament_joined``, ``tournament_full`` (max), ``tournament_not_joined``, ``tournament_only_host``,
+``tournament_not_running``, ``tournament_paused``, ``tournament_not_paused``, ``tournament_not_entrant``; and the
+engine's ``TournamentRefused`` (``format``, ``seats``, ``round_robin_seats``, ``entrants``, ``rounds``) from
+``create`` and ``start``. A refusal changes nothing.
 """
 
 from __future__ import annotations
@@ -350,7 +378,7 @@ class TournamentService:
             while t.status == "running":
                 snap = await self.snapshot(t)
                 number = len(snap.rounds)
-                if any(x.game_id is None for x in t.tables if x.round == number):
+                if any(x.game_id is None or self._in_lobby(x) for x in t.tables if x.round == number):
                     await self._open_tables(t, [x for x in t.tables if x.round == number])
                     t = await self._fresh(tournament_id)
                 if number and number not in t.announced:
@@ -373,6 +401,10 @@ class TournamentService:
                 await self.store.write(store_t.add_round(t.id, nxt.number, nxt.byes, rows))
                 t = await self._fresh(tournament_id)
 
+    def _in_lobby(self, x: store_t.TableRow) -> bool:
+        opened = None if x.game_id is None else self.tables.by_id.peek(x.game_id)
+        return opened is not None and opened.status == "lobby"
+
     async def _announce_round(self, t: store_t.TournamentRow, number: int) -> None:
         await self.store.write([store_t.mark_announced(t.id, number)])
         tables = [
@@ -387,6 +419,9 @@ class TournamentService:
         wait there until it ends: ``advance`` comes back to them)."""
         for x in tables:
             if x.game_id is not None:
+                opened = self.tables.table_by_id(x.game_id)
+                if opened is not None and opened.status == "lobby":  # a crash between its create and its start
+                    await self.tables.start_game(opened.channel_id, opened.host_id)
                 continue
             channel = x.channel_id
             if channel is None:

@@ -463,3 +463,44 @@ async def test_a_restart_before_the_next_round_opened_opens_it_once(database):
         assert games[0][0] == 2
     finally:
         await close(tables)
+
+
+@pytest.mark.parametrize("crash", ["before_the_game_id", "before_the_start"])
+async def test_a_crash_while_a_table_opens_is_repaired_at_start_up(database, crash):
+    """The bot stops after a table's lobby was created, before its game id was written (it is adopted from its
+    thread) or before it started (it is started): after ``start_up`` it runs, and no table is opened twice."""
+    venue = Venue()
+    tables, service = await services(database, venue)
+    real_create = tables.create
+
+    async def create(*args, **kwargs):
+        await real_create(*args, **kwargs)
+        raise RuntimeError("the bot stops")
+
+    async def start_game(*args, **kwargs):
+        raise RuntimeError("the bot stops")
+
+    if crash == "before_the_game_id":
+        tables.create = create  # type: ignore[method-assign]
+    else:
+        tables.start_game = start_game  # type: ignore[method-assign]
+    await signed_up(service, Plan("swiss", 2, 1), (ALICE, BOB))
+    with pytest.raises(RuntimeError):
+        await service.start(CHANNEL, ALICE.id)
+    await close(tables)
+
+    tables, service = await services(database, venue)
+    try:
+        await service.start_up()
+        t = await service.in_channel(CHANNEL)
+        assert t is not None and len(t.tables) == 1 and t.tables[0].game_id is not None
+        table = tables.table(9001)
+        assert table.id == t.tables[0].game_id and table.status == "running"
+        assert sorted(s.id for s in table.seats) == [ALICE.id, BOB.id]
+        games = await tables.store.fetch_all("SELECT COUNT(*) FROM games")
+        assert games[0][0] == 1
+        assert venue.kinds() == ["round"]
+        await play_table(tables, table.id)
+        assert venue.kinds() == ["round", "over"]
+    finally:
+        await close(tables)
