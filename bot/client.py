@@ -74,6 +74,7 @@ from bot.store.leases import Leases
 from bot.surface import GameCommands, Presenter, TableSurface
 from bot.tables import TableService
 from bot.tables.service import DiceFactory
+from bot.tables.tournaments import TournamentService
 from bot.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -147,6 +148,7 @@ class DatabaseUnavailable(Exception):
 class DiceTavern(commands.Bot):
     store: Store
     tables: TableService
+    tournaments: TournamentService  # its Venue (threads, announcements) is the Tournaments cog's, set on load
     # What the cogs provide (bot.surface's Protocols: bot/ never imports cogs/):
     presenter: Presenter  # set by the Tables cog on load (not under ``commands_only``)
     table_ui: TableSurface  # the table surface (buttons, 🎲 My dice), set by the Tables cog on load
@@ -247,6 +249,7 @@ class DiceTavern(commands.Bot):
             self.tables = TableService(self.store, self.dice, bot_delay=self.bot_delay, shards=self.shard_range)
             restored = await self.tables.start()
             log.info("restored %d open tables", len(restored))
+            self.tournaments = TournamentService(self.store, self.tables)  # brought forward once ready: the cog
         await self.tree.set_translator(CatalogTranslator())
         self.tree.error(self.on_app_command_error)  # the typed way to set tree.on_error
         for extension in extensions():
