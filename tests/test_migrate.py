@@ -34,6 +34,7 @@ TABLES = ["games", "actions", "deadlines", "results", "guild_settings", "users",
 TABLES += ["data_upgrades"]  # bot.tables.upgrade's record of the older rows' conversion
 TABLES += ["end_messages"]  # the end-of-game messages still owed (the games here finish with no presenter)
 TABLES += ["dice_tallies"]  # /dicestats' counts per finished game and seat
+TABLES += ["achievements", "achievement_games"]  # what each member earned, and the games evaluated for it
 
 
 class Clock:

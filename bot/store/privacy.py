@@ -17,6 +17,7 @@ too, unless someone still seated there has the same name; an open table's log (a
 inviting them) is changed in its row by SQL ``replace`` and in memory by the caller (``before_write``). On SQLite
 the write-ahead log is then checkpointed and truncated, and ``secure_delete`` (bot.store.sqlite) has zeroed the old
 rows' bytes: nothing is left in the file's free space, its free pages or its log.
+Achievements (``bot.store.achievements``) are theirs only, by ``user_id``: exported, and removed by a deletion.
 The others' results, places and ratings stay as they are, and the game still replays and verifies: ``actions`` and
 ``games.record`` name seats by number, never by id, and the client seed holds the seats' entropy, not their ids.
 
@@ -214,6 +215,7 @@ async def _plan(
         (_GUARD, (user_id,)),  # first: see _GUARD
         ("DELETE FROM ratings WHERE user_id = ?", (user_id,)),
         ("DELETE FROM rating_history WHERE user_id = ?", (user_id,)),
+        ("DELETE FROM achievements WHERE user_id = ?", (user_id,)),  # theirs only (bot.store.achievements)
         ("DELETE FROM users WHERE user_id = ?", (user_id,)),
     ]
     anonymous: int | None = None
@@ -331,6 +333,7 @@ MEMBER_TABLES = {
     "results": " ORDER BY finished_at, game_id",
     "ratings": " ORDER BY guild_id, season, game",
     "rating_history": " ORDER BY at, game_id, game",
+    "achievements": " ORDER BY guild_id, at, achievement",
     "tournament_entrants": " ORDER BY tournament_id",
 }
 EXACT = 2**53  # integers past this are written as text: a JavaScript reader would round a Discord id

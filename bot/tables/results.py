@@ -1,11 +1,12 @@
-"""What a game's end writes besides its last move: the fair dice's seed revealed, the results and the ratings."""
+"""What a game's end writes besides its last move: the fair dice's seed revealed, the results, the ratings and the
+achievements."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.games import Event
-from bot.store import ratings, repo
+from bot.store import achievements, ratings, repo
 from bot.store.sql import Statement, Step
 from bot.tables.model import Table
 
@@ -32,7 +33,8 @@ def reveal(table: Table, head: str | None = None) -> list[Event]:
 
 
 def result_statements(table: Table, outcome: Any, now: float) -> list[Statement | Step]:
-    """The results rows and, in the same transaction, the ratings they move (``bot.store.ratings.record``)."""
+    """The results rows and, in the same transaction, the ratings they move (``bot.store.ratings.record``) and the
+    achievements the game earned (``bot.store.achievements.evaluate``, after the results it reads)."""
     statements: list[Statement | Step] = []
     seats = []
     place = 1
@@ -46,4 +48,5 @@ def result_statements(table: Table, outcome: Any, now: float) -> list[Statement 
             seats.append((s.id, s.level, place, result, score))
         place += len(group)
     statements.append(ratings.record(table.id, table.guild_id, table.game, ratings.finishes_of(seats), now))
+    statements.append(achievements.evaluate([table.id], now))
     return statements

@@ -87,6 +87,14 @@ async def add_member_data(store: Store) -> None:
                 (user, GUILD, ordinal),
             )
         )
+    for user in (ZEPH.id, BRAM.id):  # an achievement each (the games here earn theirs by chance: fair dice)
+        statements.append(
+            (
+                "INSERT INTO achievements (guild_id, user_id, achievement, game_id, at)"
+                " VALUES (?, ?, 'regular', 999999, 1)",  # fifty games: never earned here
+                (GUILD, user),
+            )
+        )
     await store.write(statements)
 
 
@@ -127,6 +135,8 @@ async def test_deleting_a_member_leaves_no_trace_and_the_others_and_the_games_as
         ]
         assert [r for r in after["ratings"]] == [r for r in before["ratings"] if r[3] != ZEPH.id]
         assert after["rating_history"] == [r for r in before["rating_history"] if r[1] != ZEPH.id]
+        assert any(r[1] == ZEPH.id for r in before["achievements"])
+        assert after["achievements"] == [r for r in before["achievements"] if r[1] != ZEPH.id]
         theirs = sorted((r[0], r[5], r[6], r[7]) for r in before["results"] if r[3] == ZEPH.id)
         anonymous = "SELECT game_id, place, score, won FROM results WHERE user_id = ? ORDER BY game_id"
         assert await rows(store, anonymous, (done.anonymous_id,)) == theirs

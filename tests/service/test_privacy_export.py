@@ -37,6 +37,7 @@ NOT_ABOUT_MEMBERS = {
     "seasons": "a server's seasons (the export names those of the member's ratings)",
     "leases": "which process serves a shard",
     "data_upgrades": "one-off upgrades done",
+    "achievement_games": "which finished games were evaluated for achievements",
 }
 COLUMNS = SQL(
     sqlite="SELECT name FROM sqlite_master WHERE type = 'table'",
@@ -81,7 +82,7 @@ async def test_the_export_holds_every_row_that_names_the_member_and_nothing_of_t
             "discord_locale": "de",
             "opted_out": 1,
         }
-        for table in ("results", "ratings", "rating_history"):
+        for table in ("results", "ratings", "rating_history", "achievements"):
             expected = await table_rows(store, table, ZEPH.id)
             assert expected and sorted(data[table], key=repr) == sorted(expected, key=repr), table
         assert {r["season"] for r in data["ratings"]} == {0, 7}  # the games rated season 0, the test's rows 7
@@ -99,7 +100,7 @@ async def test_the_export_holds_every_row_that_names_the_member_and_nothing_of_t
         # Every row of every table that names them is in the export; the others' are not.
         found = mentions(await everything(store), str(ZEPH.id), ZEPH.name)
         in_tables = {line.split(":", 1)[0] for line in found}
-        assert in_tables == {"games", "results", "ratings", "rating_history", "users"}
+        assert in_tables == {"games", "results", "ratings", "rating_history", "achievements", "users"}
         text = json.dumps(data)
         assert str(BRAM.id) not in text and BRAM.name not in text and CORA.name not in text
     finally:
@@ -159,6 +160,7 @@ async def test_a_member_the_bot_never_met_exports_nothing(database):
             "settings": None,
             "results": [],
             "ratings": [],
+            "achievements": [],
             "rating_history": [],
             "tournament_entrants": [],
             "stats": {},
