@@ -7,11 +7,14 @@ imports the service nor reaches into it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Protocol
 
 from bot.games import Action, Event
 from bot.tables.model import Table
+
+log = logging.getLogger(__name__)
 
 
 class Presenter(Protocol):
@@ -77,3 +80,23 @@ class TableWatcher(Protocol):
         (it is out of the lookups already, its channel free); it may open other tables. Its errors are logged, not
         raised: the table's end is committed, and the watcher repairs what it missed on its next start-up."""
         ...
+
+
+class Watchers(list[TableWatcher]):
+    """``TableService.watchers``: each one asked in turn, told in turn."""
+
+    async def may_cancel(self, table: Table, user_id: int, is_admin: bool) -> bool | None:
+        """The first watcher's say on cancelling ``table`` (None: no watcher claims it)."""
+        for watcher in self:
+            allowed = await watcher.may_cancel(table, user_id, is_admin)
+            if allowed is not None:
+                return allowed
+        return None
+
+    async def table_closed(self, table: Table) -> None:
+        """After a table's end is committed and published: each watcher hears of it."""
+        for watcher in self:
+            try:
+                await watcher.table_closed(table)
+            except Exception:  # the end is committed; the watcher catches up at its next start-up
+                log.exception("a watcher failed on the end of table %s", table.id)

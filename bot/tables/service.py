@@ -33,7 +33,7 @@ from bot.tables.dice import DiceFactory, TableDice
 from bot.tables.host import HostCommands
 from bot.tables.lookup import Lookup
 from bot.tables.model import Entry, Seat, Table, TableError, interaction_key, require_open
-from bot.tables.port import NullPresenter, Presenter, TableWatcher
+from bot.tables.port import NullPresenter, Presenter, Watchers
 from bot.tables.rematch import RematchCommands
 from bot.tables.retention import Retention, compact_expired, retention_days
 from bot.tables.settings import Settings, SettingsCommands, validate_options
@@ -90,7 +90,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         self.computers = Computers(self, bot_delay, auto_bots)
         self.presenter = presenter or NullPresenter()
         self.retention = Retention(store, clock, retention_days(retention), owned=self._owned("guild_id"))
-        self.watchers: list[TableWatcher] = []  # told of each table's end (the tournaments); see port.TableWatcher
+        self.watchers = Watchers()  # told of each table's end (the tournaments); see port.TableWatcher
 
     @property
     def presenter(self) -> Presenter:
@@ -307,7 +307,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         table = self.table(channel_id)
         async with table.lock:
             require_open(table)
-            allowed = await self._may_cancel(table, user_id, is_admin)
+            allowed = await self.watchers.may_cancel(table, user_id, is_admin)
             if allowed is False:  # a tournament's table: only the tournament's host (or an admin)
                 raise TableError("tournament_only_host")
             if allowed is None and user_id != table.host_id and not is_admin:
@@ -346,23 +346,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         table.deadline = None
         self._drop(table)
         self.presenter.publish(table, [Event("closed", {"reason": reason}), *reveal])
-        await self._tell_watchers(table)
-
-    async def _may_cancel(self, table: Table, user_id: int, is_admin: bool) -> bool | None:
-        """The first watcher's say on cancelling ``table`` (None: no watcher claims it)."""
-        for watcher in self.watchers:
-            allowed = await watcher.may_cancel(table, user_id, is_admin)
-            if allowed is not None:
-                return allowed
-        return None
-
-    async def _tell_watchers(self, table: Table) -> None:
-        """After a table's end is committed and published: each watcher hears of it (see port.TableWatcher)."""
-        for watcher in self.watchers:
-            try:
-                await watcher.table_closed(table)
-            except Exception:  # the end is committed; the watcher catches up at its next start-up
-                log.exception("a watcher failed on the end of table %s", table.id)
+        await self.watchers.table_closed(table)
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -491,7 +475,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         self.presenter.publish(table, events)
         self.computers.schedule(table)
         if outcome is not None:
-            await self._tell_watchers(table)
+            await self.watchers.table_closed(table)
 
     # -- retention and deadlines --------------------------------------------------------------
 

@@ -504,3 +504,41 @@ async def test_a_crash_while_a_table_opens_is_repaired_at_start_up(database, cra
         assert venue.kinds() == ["round", "over"]
     finally:
         await close(tables)
+
+
+async def test_a_failing_watcher_does_not_undo_the_end_it_was_told_of(database, caplog):
+    """The table's end is committed before any watcher hears of it: one that raises is logged, the next still told."""
+    tables, _ = await services(database, Venue())
+
+    class Broken:
+        async def may_cancel(self, table, user_id, is_admin):
+            return None
+
+        async def table_closed(self, table):
+            raise RuntimeError("broken")
+
+    class Heard:
+        def __init__(self) -> None:
+            self.ends: list[tuple[int, str]] = []
+
+        async def may_cancel(self, table, user_id, is_admin):
+            return None
+
+        async def table_closed(self, table):
+            self.ends.append((table.id, table.status))
+
+    heard = Heard()
+    tables.watchers[:] = [Broken(), heard]
+    try:
+        table = await tables.create(GUILD, CHANNEL, ALICE, "pig", {"target": 20})
+        await tables.join(CHANNEL, BOB)
+        await tables.start_game(CHANNEL, ALICE.id)
+        await play_table(tables, table.id)
+        lobby = await tables.create(GUILD, CHANNEL, ALICE, "pig", {"target": 20})
+        await tables.cancel(CHANNEL, ALICE.id)  # no watcher claims it: the table's own rule
+        assert heard.ends == [(table.id, "finished"), (lobby.id, "cancelled")]
+        rows_ = await tables.store.fetch_all("SELECT status FROM games ORDER BY id")
+        assert [r[0] for r in rows_] == ["finished", "cancelled"]
+        assert "a watcher failed on the end of table" in caplog.text
+    finally:
+        await close(tables)
