@@ -34,6 +34,7 @@ from cogs.stats import number
 from cogs.utils.components import COLOURS, Blocks, button_label, text_message
 from cogs.utils.games import game_choices
 from cogs.utils.replies import (
+    ANSWERED,
     AnswersErrors,
     answer_error,
     channel_of,
@@ -258,7 +259,8 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         original = getattr(error, "original", error)
-        if isinstance(original, TournamentRefused):
+        if isinstance(original, TournamentRefused) and not interaction.extras.get(ANSWERED):
+            interaction.extras[ANSWERED] = True  # the bot's tree-wide handler leaves it be
             await send_ephemeral(interaction, refused_text(original, locale_of(interaction)))
             return
         await answer_error(interaction, error)
