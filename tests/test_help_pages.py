@@ -190,3 +190,16 @@ def test_the_select_custom_id_matches_no_other_control():
     others += [item.__discord_ui_compiled_template__.pattern for item in (TableButton, TableSelect)]
     assert not any(re.fullmatch(pattern, HELP_MENU) for pattern in others)
     assert HelpMenu.__discord_ui_compiled_template__.fullmatch(HELP_MENU)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_other_commands_page_has_each_tournament_command_described_in_the_readers_language(bot, locale):
+    helps = helps_of(bot)
+    words = helps.Words(bot.tree.translator, discord_locale(locale), locale)
+    others = "\n".join(text_displays((await pages(bot, locale))[helps.OTHERS]))
+    group = next(c for c in bot.tree.get_commands() if c.name == "tournament")
+    assert isinstance(group, app_commands.Group)
+    for command in group.commands:
+        line = next((x for x in others.split("\n") if words.describe(command) in x), None)
+        assert line is not None, (locale, command.name, others)
+        assert bot_i18n.t(f"tournament.cmd_{command.name}", locale) in line  # from tournament.json, not English
