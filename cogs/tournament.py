@@ -55,6 +55,9 @@ FORMAT_KEYS = {"swiss": "swiss", "knockout": "knockout", "round-robin": "round_r
 FORMAT_CHOICES = [
     app_commands.Choice(name=t(f"tournament.format_{plan}"), value=value) for value, plan in FORMAT_KEYS.items()
 ]
+# What the picker lets one type; the start refuses more than the entrants allow (a Swiss never has more rounds than
+# a round robin of them: 63 for the 64 of bot.tables.tournaments.MAX_ENTRANTS).
+MAX_ROUNDS = 63
 THREAD_ARCHIVE: Literal[1440] = 1440  # minutes: a table's thread stays in the list a day after its last message
 THREAD_NAME_MAX = 100  # Discord's limit for a thread's name
 ACCENT = 0xF1C40F  # the tournament's gold
@@ -284,15 +287,13 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
         interaction: discord.Interaction,
         game: str,
         format: str,
-        rounds: int | None = None,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
         seats: int | None = None,
     ) -> None:
         plan_format = FORMAT_KEYS.get(format, format)  # an unknown one is the engine's to refuse
         if rounds is not None and plan_format != "swiss":
             raise TableError("tournament_rounds_fixed")
-        plan = Plan(plan_format, 2 if seats is None else seats, rounds)
-        if rounds is not None and rounds < 1:
-            raise TournamentRefused("rounds", rounds=rounds, min=1, max=rounds if rounds > 1 else 1)
+        plan = Plan(plan_format, 2 if seats is None else seats, rounds)  # the rounds are checked at the start
         who = interaction.user
         host = Seat(who.id, getattr(who, "display_name", who.name))
         row = await self.bot.tournaments.create(

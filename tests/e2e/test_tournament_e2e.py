@@ -24,7 +24,13 @@ from bot.tables import tournaments as runner
 from bot.tournaments import Entrant, Outcome, Pairing, Plan, Round, standings, winners
 from cogs.tournament import standing_lines
 from tests.e2e.conftest import World, new_world
-from tests.fakediscord import DEFAULT_BOT_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS, FakeDiscord, FakeMessage
+from tests.fakediscord import (
+    DEFAULT_BOT_PERMISSIONS,
+    DEFAULT_MEMBER_PERMISSIONS,
+    CommandUnavailable,
+    FakeDiscord,
+    FakeMessage,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -375,4 +381,17 @@ async def test_refusals_change_nothing(tavern: Tavern, monkeypatch: pytest.Monke
         done = await world.slash(world.admin, "tournament", "cancel")
         assert done.text == "The tournament is cancelled."
         await tavern.fake.wait_for(lambda: "Cancelled." in signup.text and not signup.custom_ids())
+
+        # rounds below 1 cannot be typed; too many for the entrants are refused at the start, which changes nothing
+        with pytest.raises(CommandUnavailable):
+            await tavern.fake.slash(
+                world.bob, world.channel, "tournament", "new", options={"game": "pig", "format": "swiss", "rounds": 0}
+            )
+        swiss = await tavern.new(world.bob, game="pig", format="swiss", rounds=5)
+        assert "5 rounds" in swiss.text
+        await tavern.join([world.alice, world.bob], swiss)
+        many = await world.click(world.bob, swiss, "start")
+        assert many.ephemeral and many.text == "⚠️ This tournament can have 1 to 1 rounds, not 5."
+        row = await bot.tournaments.in_channel(world.channel.id)
+        assert row is not None and row.status == "signup" and not row.tables
     tavern.fake.assert_no_problems()
