@@ -26,6 +26,7 @@ from bot.i18n import t
 from bot.ratings import ALL, MU, SIGMA, Standing, shown
 from bot.store import dice_stats, privacy, ratings, repo
 from bot.store.ratings import PROVISIONAL_GAMES, Entry, Season, SeasonRefused
+from cogs.achievements import stats_line as achievements_line
 from cogs.utils.components import MAX_CHOICES, button_label
 from cogs.utils.games import game_choices
 from cogs.utils.replies import AnswersErrors, guild_of, locale_of, send_ephemeral, within_deadline
@@ -465,7 +466,7 @@ class Stats(AnswersErrors, commands.Cog):
         who = member or interaction.user
         name = getattr(who, "display_name", who.name)
         embed, png = await within_deadline(
-            interaction, self.stats_card(guild_of(interaction), who.id, name, game, locale)
+            interaction, self.stats_card(guild_of(interaction), who.id, name, game, locale, interaction.user.id)
         )
         view = explain_view(locale)
         if png is None:
@@ -476,9 +477,10 @@ class Stats(AnswersErrors, commands.Cog):
         await send_ephemeral(interaction, embed=embed, file=chart, view=view)
 
     async def stats_card(
-        self, guild_id: int, user_id: int, name: str, game: str | None, locale: str
+        self, guild_id: int, user_id: int, name: str, game: str | None, locale: str, viewer_id: int | None = None
     ) -> tuple[discord.Embed, bytes | None]:
-        """The /stats embed and its chart (None when the member has no rating on this board yet)."""
+        """The /stats embed and its chart (None when the member has no rating on this board yet). The member's
+        achievements close it, with how rare each is here (an opted-out member's only for themselves)."""
         store = self.bot.store
         season = (await ratings.seasons(store, guild_id))[0]
         board = game or ALL
@@ -532,6 +534,8 @@ class Stats(AnswersErrors, commands.Cog):
             if lines:
                 lines.append(t("rating.stats_all_time", locale))
             lines += [self.stats_line(g, row, locale) for g, row in shown.items()]
+        if lines and (viewer_id in (None, user_id) or not await privacy.opted_out(store, user_id)):
+            lines += ["", await achievements_line(store, guild_id, user_id, locale)]
         embed = discord.Embed(
             title=t("ui.stats_title", locale, name=name),
             description="\n".join(lines) or t("ui.stats_empty", locale, name=name),

@@ -28,6 +28,7 @@ __all__ = [
     "earned",
     "earned_overall",
     "first_reached",
+    "rule_key",
 ]
 
 
@@ -42,12 +43,21 @@ class Achievement:
 
     @property
     def key(self) -> str:
-        """Its name's catalog key (``achievement.<id>``; the description is ``achievement.<id>.rule``)."""
+        """Its name's catalog key (bot/locales/<lang>/achievements.json)."""
         return catalog_key(self.id)
+
+    @property
+    def rule_key(self) -> str:
+        """Its one-line rule's catalog key."""
+        return rule_key(self.id)
 
 
 def catalog_key(achievement_id: str) -> str:
-    return f"achievement.{achievement_id}"
+    return f"achievements.name_{achievement_id}"
+
+
+def rule_key(achievement_id: str) -> str:
+    return f"achievements.rule_{achievement_id}"
 
 
 def _game(game: str, *rules: g.Rule) -> tuple[Achievement, ...]:

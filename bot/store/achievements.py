@@ -187,11 +187,13 @@ class Backfill:
         self._task = None
 
 
-async def pending(store: Store) -> int:
-    """How many finished games are not evaluated yet."""
+async def pending(store: Store, guild_id: int | None = None) -> int:
+    """How many finished games (of one server, or of all) are not evaluated yet."""
+    where = "" if guild_id is None else " AND g.guild_id = ?"
     row = await store.fetch_one(
         "SELECT COUNT(*) FROM games g WHERE g.status = 'finished'"
-        " AND NOT EXISTS (SELECT 1 FROM achievement_games e WHERE e.game_id = g.id)"
+        f" AND NOT EXISTS (SELECT 1 FROM achievement_games e WHERE e.game_id = g.id){where}",
+        () if guild_id is None else (guild_id,),
     )
     return int(row[0]) if row else 0
 

@@ -3,9 +3,11 @@ records of a held table and a turn reminder (kept apart so ``presenter`` stays s
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.achievements import catalog_key
 from bot.games import Outcome
 from bot.i18n import t
 from bot.render import over_lines, seat_names
@@ -20,8 +22,9 @@ def table_link(table: Table) -> str:
     return f"{link}/{table.message_id}" if table.message_id else link
 
 
-def final_text(table: Table, outcome: Outcome, locale: str) -> str:
-    """``🏁 Mia is over: 🏆 @bob won · @alice lost …`` best first; people as mentions, computer players by name."""
+def final_text(table: Table, outcome: Outcome, locale: str, earned: Mapping[int, Sequence[str]] | None = None) -> str:
+    """``🏁 Mia is over: 🏆 @bob won · @alice lost …`` best first; people as mentions, computer players by name.
+    ``earned``: member -> the achievements this game earned them (``bot.store.achievements.of_game``), one line."""
     names = seat_names(table)
     results = []
     for group in outcome.ranking:
@@ -34,7 +37,24 @@ def final_text(table: Table, outcome: Outcome, locale: str) -> str:
     if fair is not None and table.status == "finished":  # the seed, revealed in the channel with the result
         text += "\n" + t("fair.final", locale, seed=fair.reveal(), id=table.id)
         text += "".join("\n" + line for line in over_lines(table, locale))  # the chain's head; the owner's mark
+    if line := achievements_line(table, earned or {}, locale):
+        text += "\n" + line
     return text
+
+
+def achievements_line(table: Table, earned: Mapping[int, Sequence[str]], locale: str) -> str:
+    """``🏅 New achievements: @bob Big bank, First win · @alice …`` in seat order; "" when nobody earned one."""
+    parts = [
+        t(
+            "achievements.end_player",
+            locale,
+            who=f"<@{seat.id}>",
+            names=", ".join(t(catalog_key(a), locale) for a in ids),
+        )
+        for seat in table.seats
+        if not seat.is_bot and (ids := earned.get(seat.id))
+    ]
+    return t("achievements.end_line", locale, list=" · ".join(parts)) if parts else ""
 
 
 @dataclass

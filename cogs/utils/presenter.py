@@ -28,6 +28,7 @@ from bot.games import Event
 from bot.i18n import t
 from bot.languages import for_person
 from bot.render import private_text
+from bot.store import achievements as store_achievements
 from bot.store import repo
 from bot.store.db import Statement
 from cogs.utils import retry
@@ -196,8 +197,9 @@ class DiscordPresenter:
             await self._write([repo.end_told(table_id)], f"that table {table_id} has no end message")
             return False
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        earned = await self._earned(table_id)
         view = text_message(
-            [final_text(table, outcome, table.locale)], COLOURS["finished"], rematch_view(table, table.locale)
+            [final_text(table, outcome, table.locale, earned)], COLOURS["finished"], rematch_view(table, table.locale)
         )
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans)
         # The same nonce every try, across restarts too: Discord returns the message it already created with it
@@ -215,6 +217,15 @@ class DiscordPresenter:
         else:  # sent (or refused for good, logged): no longer owed, after a restart either
             await self._write([repo.end_told(table_id)], f"that table {table_id}'s end was sent")
         return True
+
+    async def _earned(self, table_id: int) -> dict[int, list[str]]:
+        """The achievements the game earned (written with its results); none if they cannot be read now: the
+        end message goes out without its line rather than wait (/achievements lists them)."""
+        try:
+            return await store_achievements.of_game(self.bot.store, table_id)
+        except Exception:
+            log.warning("could not read the achievements of table %s for its end message", table_id, exc_info=True)
+            return {}
 
     async def _try(
         self, key: object, what: str, call: Callable[..., Awaitable[object]], *args: object, **kwargs: object
