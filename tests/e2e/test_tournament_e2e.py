@@ -395,3 +395,60 @@ async def test_refusals_change_nothing(tavern: Tavern, monkeypatch: pytest.Monke
         row = await bot.tournaments.in_channel(world.channel.id)
         assert row is not None and row.status == "signup" and not row.tables
     tavern.fake.assert_no_problems()
+
+
+async def test_host_tools_remove_pause_resume_and_cancel_a_running_round_robin(tavern: Tavern):
+    world, fake = tavern.world, tavern.fake
+    dave = tavern.players[3]
+    async with world.bot(ScriptedDice([6] * 500)) as bot:
+        await fast_pig(tavern)
+        signup = await tavern.new(world.carol, game="pig", format="round-robin")
+        await tavern.join([world.alice, world.bob, world.carol, dave], signup)
+        stranger = await world.slash(world.carol, "tournament", "remove", member=tavern.sixth.id)
+        assert stranger.ephemeral and stranger.text == "⚠️ That member is not in this tournament."
+        not_host = await world.slash(world.alice, "tournament", "remove", member=dave.id)
+        assert not_host.text == "⚠️ Only the tournament's host or a server manager can do that."
+        removed = await world.slash(world.carol, "tournament", "remove", member=dave.id)
+        assert removed.ephemeral and removed.text == f"<@{dave.id}> is out of the tournament."
+        await fake.wait_for(lambda: f"<@{dave.id}>" not in signup.text and "**3 players** signed up" in signup.text)
+        empty = await world.slash(world.alice, "tournament", "standings")
+        assert empty.text == "No round has been played yet."
+
+        await world.click(world.carol, signup, "start")
+        first = await tavern.round_announced(1)
+        check_announcement(first, {world.alice.id, world.bob.id, world.carol.id}, world.channel.id, in_threads=True)
+        tid = int(signup.custom_ids()[0].split(":")[1])
+        (table,) = await tables_of(bot, tid, 1)
+        paused = await world.slash(world.admin, "tournament", "pause")  # a manager may use the host's tools
+        assert paused.text == "The tournament is paused: tables in play finish, the next round waits."
+        await fake.wait_for(lambda: "Paused by the host after round 1." in signup.text)
+        again = await world.slash(world.carol, "tournament", "pause")
+        assert again.text == "⚠️ The tournament is already paused."
+        await play(tavern, bot, table.game_id)
+        settle = getattr(bot.tournaments, "settle", None)  # where a table's end is acted on in the background
+        if settle is not None:
+            await settle()
+        assert len(tavern.announcements()) == 1  # the round is over, the next one waits
+        standings = await world.slash(world.bob, "tournament", "standings")
+        assert standings.ephemeral and standings.text.startswith("**Standings** after round 1")
+        assert "1. <@" in standings.text and " pts · Sonneborn–Berger " in standings.text
+
+        resumed = await world.slash(world.carol, "tournament", "resume")
+        assert resumed.text == "The tournament goes on."
+        second = await tavern.round_announced(2)
+        (table,) = await tables_of(bot, tid, 2)
+        check_announcement(second, {world.alice.id, world.bob.id, world.carol.id}, world.channel.id, in_threads=True)
+        assert bot.tables.table_by_id(table.game_id).running
+
+        cancelled = await world.slash(world.carol, "tournament", "cancel")
+        assert cancelled.text == "The tournament is cancelled."
+        assert bot.tables.table_by_id(table.game_id) is None  # its open table is cancelled with it
+        await fake.wait_for(lambda: "Cancelled." in signup.text and not signup.custom_ids())
+        said = await fake.wait_for(
+            lambda: next((m for m in fake.channel_messages(world.channel) if "was cancelled" in m.text), None)
+        )
+        assert said.text == "🏆 The Pig tournament was cancelled by its host."
+        assert said.allowed_mentions == {"parse": []}
+        gone = await world.slash(world.carol, "tournament", "standings")
+        assert gone.text == "⚠️ There is no tournament open in this channel."
+    fake.assert_no_problems()
