@@ -113,6 +113,11 @@ def points(value: float, locale: str) -> str:
     return number(value, locale, "0.#")
 
 
+def whole(value: float) -> float | int:
+    """A whole number of points as an int (its plural form read as CLDR reads integers)."""
+    return int(value) if value.is_integer() else value
+
+
 def standing_lines(plan: Plan, table: Sequence[Standing], locale: str) -> list[str]:
     names = [t(f"tournament.tiebreak_{name}", locale) for name in tiebreak_names(plan)]
     lines = []
@@ -125,7 +130,7 @@ def standing_lines(plan: Plan, table: Sequence[Standing], locale: str) -> list[s
                 locale,
                 rank=s.rank,
                 name=mention(s.player),
-                points=points(s.points, locale),
+                points=t("tournament.points", locale, count=whole(s.points), points=points(s.points, locale)),
                 tiebreaks=breaks + out,
             )
         )

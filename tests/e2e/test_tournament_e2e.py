@@ -431,7 +431,8 @@ async def test_host_tools_remove_pause_resume_and_cancel_a_running_round_robin(t
         assert len(tavern.announcements()) == 1  # the round is over, the next one waits
         standings = await world.slash(world.bob, "tournament", "standings")
         assert standings.ephemeral and standings.text.startswith("**Standings** after round 1")
-        assert "1. <@" in standings.text and " pts · Sonneborn–Berger " in standings.text
+        assert "1. <@" in standings.text and "— 1 pt · Sonneborn–Berger " in standings.text  # the winner, the bye
+        assert "— 0 pts · Sonneborn–Berger " in standings.text  # the loser
 
         resumed = await world.slash(world.carol, "tournament", "resume")
         assert resumed.text == "The tournament goes on."
