@@ -37,6 +37,10 @@ Model: ``add_guild(name, channels=[...], locale=..., shard=(i, n))`` → :class:
 ``add_user(name, guild=..., permissions=..., dms_open=..., locale=...)`` → :class:`FakeUser`. The bot is a
 member of every guild; GUILD_CREATE lists only the bot with ``member_count`` = 1 (consistent, so discord.py never
 chunks), plus every member if the bot was allowed the members intent.
+Threads: the bot starts them (``POST /channels/{id}/threads``, or ``…/messages/{mid}/threads``: the thread takes the
+message's id) where its role or @everyone grants CREATE_PUBLIC_THREADS (else 403/50013); a thread is a
+:class:`FakeChannel` of type 11 with ``parent_id`` (``fake.threads(channel)``, ``guild.thread(name)``), announced by
+THREAD_CREATE and in GUILD_CREATE while not archived; users type commands and click in it like in any channel.
 
 Recorded: ``fake.messages`` (all), ``channel_messages(ch)``, ``dms(user)``, ``blocked_dms``,
 ``interactions`` (:class:`InteractionRecord`: callbacks, original, follow-ups, latency), ``rest_calls``
