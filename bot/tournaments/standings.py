@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from bot.tournaments.model import Entrant, Outcome, Pairing, Plan, Round, Standing, levels, rounds_total
 
-DIGITS = 6  # points and tie-breaks are rounded so sums of thirds compare equal whatever their order
+DIGITS = 6  # points and tie-breaks are shown rounded; they are summed exactly (``Tally.exact``) before that
 
 
 def seed_order(entrants: Sequence[Entrant]) -> list[int]:
@@ -30,10 +31,13 @@ def pairwise(a: int, b: int, outcome: Outcome) -> float:
     return 0.5 if outcome.places[a] == outcome.places[b] else 0.0
 
 
-def table_points(table: Pairing, outcome: Outcome) -> dict[int, float]:
-    """Each player's points at a finished table: (beaten + half the tied) / (players - 1)."""
+def table_points(table: Pairing, outcome: Outcome) -> dict[int, Fraction]:
+    """Each player's points at a finished table, exactly: (beaten + half the tied) / (players - 1)."""
     others = len(table.players) - 1
-    return {p: sum(pairwise(p, o, outcome) for o in table.players if o != p) / others for p in table.players}
+    return {
+        p: sum((Fraction(pairwise(p, o, outcome)) for o in table.players if o != p), Fraction(0)) / others
+        for p in table.players
+    }
 
 
 def table_winner(table: Pairing, outcome: Outcome, seed: Mapping[int, int]) -> int | None:
@@ -49,12 +53,15 @@ def table_winner(table: Pairing, outcome: Outcome, seed: Mapping[int, int]) -> i
 class Tally:
     """One player's record over the finished tables."""
 
-    points: float = 0.0
+    points: float = 0.0  # ``exact`` rounded to DIGITS
     wins: int = 0
     played: int = 0
     byes: int = 0
     # per finished table: (opponent, what this player scored against them, the table's players - 1)
     games: list[tuple[int, float, int]] = field(default_factory=list)
+    # the points as a fraction: thirds and fifths summed as floats drift (a Buchholz of 17.999999 for 18), so
+    # the tie-breaks are computed from this and rounded only at the end
+    exact: Fraction = Fraction(0)
 
 
 def outcome_map(outcomes: Sequence[Outcome]) -> dict[tuple[int, int], Outcome]:
@@ -75,7 +82,7 @@ def tally(entrants: Sequence[Entrant], rounds: Sequence[Round], outcomes: Sequen
     for rnd in rounds:
         for p in rnd.byes:
             records[p].byes += 1
-            records[p].points += 1.0
+            records[p].exact += 1
         for table in rnd.tables:
             outcome = known.get((rnd.number, table.number))
             if outcome is None:
@@ -85,13 +92,13 @@ def tally(entrants: Sequence[Entrant], rounds: Sequence[Round], outcomes: Sequen
             sole = [p for p, place in outcome.places.items() if place == best]
             for p in table.players:
                 record = records[p]
-                record.points += points[p]
+                record.exact += points[p]
                 record.played += p in outcome.places
                 record.wins += len(sole) == 1 and sole[0] == p
                 others = len(table.players) - 1
                 record.games.extend((o, pairwise(p, o, outcome), others) for o in table.players if o != p)
     for record in records.values():
-        record.points = round(record.points, DIGITS)
+        record.points = round(float(record.exact), DIGITS)
     return records
 
 
@@ -99,15 +106,16 @@ def buchholz(player: int, records: Mapping[int, Tally]) -> float:
     """The opponents' points summed (at a table of k players each opponent counts 1/(k-1)); a bye adds the
     player's own points (the bye's opponent scores as the player did)."""
     own = records[player]
-    total = sum(records[o].points / others for o, _, others in own.games) + own.byes * own.points
-    return round(total, DIGITS)
+    total = sum((records[o].exact / others for o, _, others in own.games), Fraction(0)) + own.byes * own.exact
+    return round(float(total), DIGITS)
 
 
 def sonneborn_berger(player: int, records: Mapping[int, Tally]) -> float:
     """Each opponent's points times what the player scored against them (1, 0.5, 0; /(k-1) at a table of k);
     byes add nothing."""
     own = records[player]
-    return round(sum(records[o].points * scored / others for o, scored, others in own.games), DIGITS)
+    total = sum((records[o].exact * Fraction(scored) / others for o, scored, others in own.games), Fraction(0))
+    return round(float(total), DIGITS)
 
 
 def head_to_head(player: int, group: set[int], records: Mapping[int, Tally]) -> float:
