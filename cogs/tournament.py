@@ -450,6 +450,19 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
             except discord.HTTPException as error:
                 log.warning("tournament %s: the %s announcement failed (%s)", row.id, kind, error)
             await self.redraw(row)
+            if kind in ("over", "cancelled"):
+                await self.archive_threads(row)
+
+    async def archive_threads(self, row: store_t.TournamentRow) -> None:
+        """A finished or cancelled tournament's table threads leave the channel's list of active threads (they stay
+        readable): the bot started them, so it may archive them without Manage Threads."""
+        for channel_id in dict.fromkeys(x.channel_id for x in row.tables):
+            if channel_id is None or channel_id == row.channel_id:
+                continue
+            try:
+                await self.bot.http.edit_channel(channel_id, archived=True)
+            except discord.HTTPException as error:  # deleted meanwhile, or no access: nothing to tidy
+                log.info("tournament %s: thread %s not archived (%s)", row.id, channel_id, error)
 
     async def _say(self, row: store_t.TournamentRow, kind: str, data: dict[str, Any]) -> None:
         locale = row.locale

@@ -264,6 +264,7 @@ async def test_a_whole_swiss_in_threads_with_a_bye_a_no_show_and_a_restart(taver
         all_tables = [x for n in (1, 2, 3) for x in await tables_of(bot, tid, n)]
         assert len(tavern.announcements()) == 3  # one announcement per round, none repeated by the restart
         assert len(fake.threads(world.channel)) == 6 and all(t.type == 11 for t in fake.threads(world.channel))
+        await fake.wait_for(lambda: all(t.archived for t in fake.threads(world.channel)), what="threads archived")
         byes = [
             int(b)
             for m in tavern.announcements()
@@ -449,6 +450,8 @@ async def test_host_tools_remove_pause_resume_and_cancel_a_running_round_robin(t
             lambda: next((m for m in fake.channel_messages(world.channel) if "was cancelled" in m.text), None)
         )
         assert said.text == "🏆 The Pig tournament was cancelled by its host."
+        await fake.wait_for(lambda: all(t.archived for t in fake.threads(world.channel)), what="threads archived")
+        assert len(fake.threads(world.channel)) == 2
         assert said.allowed_mentions == {"parse": []}
         gone = await world.slash(world.carol, "tournament", "standings")
         assert gone.text == "⚠️ There is no tournament open in this channel."
