@@ -3,7 +3,8 @@
 The tournament service (``bot.tables.tournaments``) decides and commits; this cog is its Discord side and its
 ``Venue``: ``open_channel`` starts a public thread per table where the bot may (else None: the service plays the
 tables in the tournament's channel, one at a time), ``announce`` posts one message per round in the tournament's
-channel that pings only that round's players, and one at the end with the winners and the standings.
+channel that pings only that round's players, and one at the end with the winners and the standings. At the end
+(or a cancel) the tables' threads are archived.
 
 The sign-up message is a Components V2 layout with restart-proof buttons (``tn:<tournament id>:<verb>``, a
 ``DynamicItem``: nothing lives in memory). A click is answered in one place (``Tournaments.clicked``): the service
