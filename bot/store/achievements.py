@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.achievements import ACHIEVEMENTS, GameRecord, LoggedMove, PlayerGame, Result, Seat, earned, first_reached
+from bot.games import specs
 from bot.jsontext import dumps, loads
 from bot.store.db import Store
 from bot.store.sql import SQL, Cursor, Step, each
@@ -43,9 +44,11 @@ _GAMES = each(
 )
 _MOVES = each("SELECT game_id, seat, action, dice FROM actions WHERE game_id IN {0} ORDER BY game_id, seq", _IDS)
 _RESULTS = each("SELECT game_id, user_id, place, result, score, finished_at FROM results WHERE game_id IN {0}", _IDS)
+# A member's results on a server, read by (guild, game, member): the whole key of results_board, one game at a time
+# (without the game the index finds every result of the server). The games are the registered ones.
 _HISTORY = (
     "SELECT game_id, game, result, place, finished_at FROM results"
-    " WHERE guild_id = ? AND user_id = ? AND is_bot = 0 ORDER BY finished_at, game_id"
+    " WHERE guild_id = ? AND game IN ({games}) AND user_id = ? AND is_bot = 0 ORDER BY finished_at, game_id"
 )
 _INSERT = (
     "INSERT INTO achievements (guild_id, user_id, achievement, game_id, at) VALUES (?,?,?,?,?)"
@@ -113,10 +116,12 @@ def _evaluate(cursor: Cursor, game_ids: Sequence[int], now: float) -> None:
         for member, found in earned(record).items():
             rows += [(guild, member, achievement, game_id, at) for achievement in found]
         people |= {(guild, seat.member_id) for seat in record.seats if not seat.computer}
+    games_known = sorted({spec.id for spec in specs()})
+    history_sql = _HISTORY.format(games=", ".join("?" * len(games_known)))
     for guild, member in sorted(people):
         history = [
             PlayerGame(int(r[0]), str(r[1]), str(r[2]), int(r[3]), float(r[4]))
-            for r in cursor.execute(_HISTORY, (guild, member)).fetchall()
+            for r in cursor.execute(history_sql, (guild, *games_known, member)).fetchall()
         ]
         at_of = {game.game_id: game.finished_at for game in history}
         rows += [(guild, member, a, game_id, at_of[game_id]) for a, game_id in first_reached(history).items()]

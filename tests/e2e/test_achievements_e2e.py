@@ -81,6 +81,7 @@ async def test_a_game_that_earns_names_them_at_its_end_and_achievements_and_stat
         assert hidden.ephemeral and hidden.text == "bob opted out: their achievements are theirs to look at."
         assert "0 of 29 earned" in (await world.slash(world.bob, "achievements")).text
         assert game_id > 0
+        assert "`/achievements`" in (await world.slash(world.carol, "help")).text  # /help reads the tree
     world.fake.assert_no_problems()
 
 
