@@ -47,3 +47,25 @@ def test_rarity_is_whole_percent_never_zero_when_held():
     rarity = Rarity(300, {"first_win": 1, "ten_wins": 150, "regular": 0})
     assert (rarity.percent("first_win"), rarity.percent("ten_wins"), rarity.percent("regular")) == (1, 50, 0)
     assert Rarity(0, {}).percent("first_win") == 0
+
+
+class _Seat:
+    def __init__(self, member: int, bot: bool = False) -> None:
+        self.id, self.is_bot = member, bot
+
+
+class _Table:
+    seats = [_Seat(11), _Seat(-1, bot=True), _Seat(12), _Seat(13)]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_end_line_names_each_persons_new_ones_in_seat_order(locale):
+    from cogs.utils.presented import achievements_line
+
+    earned = {12: ["first_win"], 11: ["pig_bank_30", "pig_no_bust"], -1: ["first_win"]}
+    line = achievements_line(_Table(), earned, locale)  # type: ignore[arg-type]
+    first, second = t(catalog_key("pig_bank_30"), locale), t(catalog_key("first_win"), locale)
+    assert line.startswith("🏅") and "\n" not in line
+    assert line.index("<@11>") < line.index(first) < line.index("<@12>") < line.index(second)
+    assert "<@-1>" not in line and "<@13>" not in line
+    assert achievements_line(_Table(), {}, locale) == ""  # type: ignore[arg-type]
