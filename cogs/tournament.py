@@ -86,12 +86,15 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(int(match["id"]), match["verb"], button_label(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = cast("Tournaments | None", interaction.client.get_cog("Tournaments"))  # type: ignore[attr-defined]
-        if cog is not None:
-            await cog.clicked(interaction, self.tournament_id, self.verb)
+        await clicked(cast("DiceTavern", interaction.client), interaction, self.tournament_id, self.verb)
 
 
 # -- text ----------------------------------------------------------------------------------------------------------
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    """Manage Server: the host's tools are theirs too."""
+    return bool(getattr(interaction.permissions, "manage_guild", False))
 
 
 def mention(user_id: int) -> str:
@@ -229,6 +232,55 @@ def round_lines(row: store_t.TournamentRow, data: dict[str, Any]) -> tuple[list[
     return lines, players
 
 
+# -- answers shared by the commands and the sign-up message's buttons -------------------------------------------
+
+
+async def send_standings(bot: DiceTavern, interaction: discord.Interaction, row: store_t.TournamentRow) -> None:
+    locale = locale_of(interaction)
+    snap = await bot.tournaments.snapshot(row)
+    if not snap.rounds:
+        await send_ephemeral(interaction, t("tournament.standings_empty", locale))
+        return
+    lines = [t("tournament.standings_title", locale, round=len(snap.rounds))]
+    lines += standing_lines(snap.plan, snap.standings(), locale)
+    await send_ephemeral(interaction, view=text_message(lines, ACCENT), allowed_mentions=NO_PINGS)
+
+
+async def clicked(bot: DiceTavern, interaction: discord.Interaction, tournament_id: int, verb: str) -> None:
+    """A click on the sign-up message (the buttons' one entry point): the service acts, then this message is
+    redrawn, or the refusal is answered privately. The button's tournament must be the channel's open one (an old
+    message's is not)."""
+    service = bot.tournaments
+    channel = channel_of(interaction)
+    try:
+        if verb == "standings":
+            row = await store_t.load(bot.store, tournament_id)
+            if row is None or row.channel_id != channel:
+                raise TableError("tournament_none")
+            await send_standings(bot, interaction, row)
+            return
+        current = await service.in_channel(channel)
+        if current is None or current.id != tournament_id:
+            raise TableError("tournament_none")
+        user = interaction.user
+        if verb == "join":
+            row = await service.join(channel, Seat(user.id, getattr(user, "display_name", user.name)))
+        elif verb == "leave":
+            row = await service.leave(channel, user.id)
+        else:
+            row = await within_deadline(interaction, service.start(channel, user.id, is_admin(interaction)))
+        if interaction.response.is_done():  # deferred near the deadline: the original is the clicked message
+            await interaction.edit_original_response(view=signup_view(row))
+        else:
+            await interaction.response.edit_message(view=signup_view(row))
+        if verb == "leave" and row.status == "running":
+            await send_ephemeral(interaction, t("tournament.left_running", locale_of(interaction)))
+    except TournamentRefused as refused:
+        await send_ephemeral(interaction, refused_text(refused, locale_of(interaction)))
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
 # -- the cog -------------------------------------------------------------------------------------------------------
 
 
@@ -274,10 +326,6 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
             return
         await answer_error(interaction, error)
 
-    @staticmethod
-    def is_admin(interaction: discord.Interaction) -> bool:
-        return bool(getattr(interaction.permissions, "manage_guild", False))
-
     # -- commands --------------------------------------------------------------------------------------------------
 
     @app_commands.command(name="new", description=t("tournament.cmd_new"))
@@ -311,14 +359,14 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
 
     @app_commands.command(name="start", description=t("tournament.cmd_start"))
     async def start(self, interaction: discord.Interaction) -> None:
-        work = self.bot.tournaments.start(channel_of(interaction), interaction.user.id, self.is_admin(interaction))
+        work = self.bot.tournaments.start(channel_of(interaction), interaction.user.id, is_admin(interaction))
         row = await within_deadline(interaction, work)
         await self.redraw(row)
         await send_ephemeral(interaction, t("tournament.started", locale_of(interaction)))
 
     @app_commands.command(name="cancel", description=t("tournament.cmd_cancel"))
     async def cancel(self, interaction: discord.Interaction) -> None:
-        work = self.bot.tournaments.cancel(channel_of(interaction), interaction.user.id, self.is_admin(interaction))
+        work = self.bot.tournaments.cancel(channel_of(interaction), interaction.user.id, is_admin(interaction))
         row = await within_deadline(interaction, work)
         await self.redraw(row)
         await send_ephemeral(interaction, t("tournament.cancelled", locale_of(interaction)))
@@ -327,7 +375,7 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
     @app_commands.describe(member=t("tournament.cmd_remove_member"))
     async def remove(self, interaction: discord.Interaction, member: discord.User) -> None:
         channel = channel_of(interaction)
-        await self.bot.tournaments.remove(channel, interaction.user.id, member.id, self.is_admin(interaction))
+        await self.bot.tournaments.remove(channel, interaction.user.id, member.id, is_admin(interaction))
         row = await self.bot.tournaments.in_channel(channel)
         if row is not None:
             await self.redraw(row)
@@ -347,7 +395,7 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
 
     async def _pause(self, interaction: discord.Interaction, paused: bool) -> None:
         channel = channel_of(interaction)
-        work = self.bot.tournaments.set_paused(channel, interaction.user.id, paused, self.is_admin(interaction))
+        work = self.bot.tournaments.set_paused(channel, interaction.user.id, paused, is_admin(interaction))
         await within_deadline(interaction, work)
         row = await self.bot.tournaments.in_channel(channel)
         if row is not None:
@@ -359,52 +407,7 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
         row = await self.bot.tournaments.in_channel(channel_of(interaction))
         if row is None:
             raise TableError("tournament_none")
-        await self.send_standings(interaction, row)
-
-    async def send_standings(self, interaction: discord.Interaction, row: store_t.TournamentRow) -> None:
-        locale = locale_of(interaction)
-        snap = await self.bot.tournaments.snapshot(row)
-        if not snap.rounds:
-            await send_ephemeral(interaction, t("tournament.standings_empty", locale))
-            return
-        lines = [t("tournament.standings_title", locale, round=len(snap.rounds))]
-        lines += standing_lines(snap.plan, snap.standings(), locale)
-        await send_ephemeral(interaction, view=text_message(lines, ACCENT), allowed_mentions=NO_PINGS)
-
-    # -- the sign-up message's buttons ----------------------------------------------------------------------------
-
-    async def clicked(self, interaction: discord.Interaction, tournament_id: int, verb: str) -> None:
-        """A click on the sign-up message: the service acts, then this message is redrawn (or the refusal is
-        answered privately). The button's tournament must be the channel's open one (an old message's is not)."""
-        service = self.bot.tournaments
-        channel = channel_of(interaction)
-        try:
-            if verb == "standings":
-                row = await store_t.load(self.bot.store, tournament_id)
-                if row is None or row.channel_id != channel:
-                    raise TableError("tournament_none")
-                await self.send_standings(interaction, row)
-                return
-            current = await service.in_channel(channel)
-            if current is None or current.id != tournament_id:
-                raise TableError("tournament_none")
-            user = interaction.user
-            if verb == "join":
-                row = await service.join(channel, Seat(user.id, getattr(user, "display_name", user.name)))
-            elif verb == "leave":
-                row = await service.leave(channel, user.id)
-            else:
-                row = await within_deadline(interaction, service.start(channel, user.id, self.is_admin(interaction)))
-            if interaction.response.is_done():  # deferred near the deadline: the original is the clicked message
-                await interaction.edit_original_response(view=signup_view(row))
-            else:
-                await interaction.response.edit_message(view=signup_view(row))
-            if verb == "leave" and row.status == "running":
-                await send_ephemeral(interaction, t("tournament.left_running", locale_of(interaction)))
-        except TournamentRefused as refused:
-            await send_ephemeral(interaction, refused_text(refused, locale_of(interaction)))
-        except Exception as error:
-            await answer_error(interaction, error)
+        await send_standings(self.bot, interaction, row)
 
     async def redraw(self, row: store_t.TournamentRow) -> None:
         """Edit the sign-up message to show ``row`` (with the bot's token: it was posted as a command's reply)."""

@@ -70,9 +70,17 @@ def test_a_table_control_has_one_entry_point_the_listener_that_sees_every_click(
         place
         for place in places(r"def callback\(")
         if place.startswith(
-            ("cogs/history.py", "cogs/stats.py", "cogs/privacy.py", "cogs/utils/rematch.py", "cogs/help.py")
+            (
+                "cogs/history.py",
+                "cogs/stats.py",
+                "cogs/privacy.py",
+                "cogs/utils/rematch.py",
+                "cogs/help.py",
+                "cogs/tournament.py",
+            )
         )
-    ]  # other cogs' own controls (pages, confirmations, the end message's 🔁 Rematch, /help's select) keep theirs
+    ]  # other cogs' own controls (pages, confirmations, the end message's 🔁 Rematch, /help's select, a tournament's
+    # sign-up buttons) keep theirs
 
 
 def test_the_table_surface_answers_in_one_function():
