@@ -77,8 +77,13 @@ class TableWatcher(Protocol):
 
     async def table_closed(self, table: Table) -> None:
         """``table`` finished or was cancelled, committed (its status says which). Called under the table's lock
-        (it is out of the lookups already, its channel free); it may open other tables. Its errors are logged, not
-        raised: the table's end is committed, and the watcher repairs what it missed on its next start-up."""
+        (it is out of the lookups already, its channel free): it must return quickly, longer work (opening other
+        tables) is its own task. Its errors are logged, not raised: the table's end is committed, and the watcher
+        repairs what it missed on its next start-up."""
+        ...
+
+    async def settle(self) -> None:
+        """Wait for the work ``table_closed`` began (before the store closes; tests: before they look)."""
         ...
 
 
@@ -100,3 +105,7 @@ class Watchers(list[TableWatcher]):
                 await watcher.table_closed(table)
             except Exception:  # the end is committed; the watcher catches up at its next start-up
                 log.exception("a watcher failed on the end of table %s", table.id)
+
+    async def settle(self) -> None:
+        for watcher in self:
+            await watcher.settle()

@@ -139,6 +139,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         await self.deadlines.stop()
         await self.retention.stop()
         await self.computers.stop()
+        await self.watchers.settle()  # what a table's end began (a tournament's next round) before the store closes
         for table in self.by_id.peek_all():
             async with table.lock:
                 pass

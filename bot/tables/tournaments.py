@@ -15,8 +15,8 @@ Lifecycle
   .create`` with every player seated, then ``start_game``) and its game id; then one announcement
   (``Venue.announce(t, "round", ...)``), marked sent first (a crash loses it rather than repeating it).
 - A table's end reaches the service through the table service's watchers (``bot.tables.port.TableWatcher``: this
-  service appends itself to ``TableService.watchers``): ``table_closed`` runs after the end is committed and calls
-  ``advance``, which opens a queued table, else (the round's tables all done) pairs the next round, else ends the
+  service appends itself to ``TableService.watchers``): ``table_closed`` runs after the end is committed and starts
+  ``advance`` as a task (``settle`` waits for it; ``TableService.stop`` does), which opens a queued table, else (the round's tables all done) pairs the next round, else ends the
   tournament (``announce(t, "over", {winners, standings})``). An ordinary table ending in a running tournament's
   channel also calls it (a queued table may open there now).
 - A table's outcome is its game's ``results`` (rated like any game). A player who never acted and forfeited by the
@@ -121,6 +121,7 @@ class TournamentService:
         self.store, self.tables, self.clock = store, tables, clock
         self.venue: Venue = venue or NullVenue()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()  # advances begun by a table's end (table_closed)
         tables.watchers.append(self)  # every table's end reaches table_closed (bot.tables.port.TableWatcher)
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
@@ -343,11 +344,29 @@ class TournamentService:
         if found is not None:
             if table.status == "cancelled":
                 await self.no_contest(table.id)
-            await self.advance(found[0])
+            self._spawn(found[0])
             return
         t = await self.in_channel(table.channel_id)
         if t is not None and t.status == "running":
-            await self.advance(t.id)
+            self._spawn(t.id)
+
+    def _spawn(self, tournament_id: int) -> None:
+        """``advance`` in the background: the table's end (a player's last move, a deadline) is not kept waiting
+        while the next round's threads and tables open. ``settle`` waits for it."""
+        task = asyncio.create_task(self._advance_logged(tournament_id), name=f"tournament-{tournament_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _advance_logged(self, tournament_id: int) -> None:
+        try:
+            await self.advance(tournament_id)
+        except Exception:  # repaired by the next table's end or start_up
+            log.exception("tournament %s could not be advanced", tournament_id)
+
+    async def settle(self) -> None:
+        """Wait until every table end heard so far has been acted on (``TableService.stop`` waits for it)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _fresh(self, tournament_id: int) -> store_t.TournamentRow:
         t = await store_t.load(self.store, tournament_id)

@@ -8,6 +8,7 @@ Whole tournaments (a 5-player Swiss with a bye, a 6-player knockout) are in test
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -66,6 +67,7 @@ async def play_table(tables: TableService, game_id: int, rng: random.Random | No
     for _ in range(2000):
         table = tables.table_by_id(game_id)  # loaded (a restored table's state is read on first use)
         if table is None or table.status != "running":
+            await tables.watchers.settle()  # what its end began (the tournament's next round)
             return
         seat = table.engine.to_act(table.state)[0]
         legal = {a.encode() for a in table.engine.legal_actions(table.state, seat)}
@@ -277,6 +279,7 @@ async def test_another_table_in_the_channel_holds_the_queue_until_it_ends(databa
         assert t is not None
         one = [x for x in t.tables if x.number == 1][0]
         await tables.cancel(CHANNEL, ALICE.id)  # the host's no-contest frees the channel ...
+        await tables.watchers.settle()
         t = await service.in_channel(CHANNEL)
         assert t is not None
         two = [x for x in t.tables if x.number == 2][0]
@@ -312,6 +315,7 @@ async def test_a_player_who_never_acts_forfeits_by_the_deadline_and_is_a_no_show
                 clock.now = table.deadline + 1
                 assert await tables.run_due() == 1
         assert table.status == "finished"
+        await tables.watchers.settle()
         forfeits = await tables.store.fetch_all(
             "SELECT COUNT(*) FROM actions WHERE game_id = ? AND action = 'forfeit:timeouts'", (table.id,)
         )
@@ -349,6 +353,8 @@ async def test_a_tournament_table_is_cancelled_only_by_the_tournament_host(datab
         assert await service.may_cancel_table(123456, BOB.id, False) is None  # no tournament's table
 
         await tables.cancel(9001, ALICE.id)
+
+        await tables.watchers.settle()
         t = await service.in_channel(CHANNEL)
         assert t is not None
         first = [x for x in t.tables if x.round == 1][0]
@@ -358,6 +364,7 @@ async def test_a_tournament_table_is_cancelled_only_by_the_tournament_host(datab
         assert venue.kinds() == ["round", "round"]  # the next round opened
         second = [x for x in t.tables if x.round == 2][0]
         await tables.cancel(second.channel_id, STRANGER.id, is_admin=True)  # an admin may too
+        await tables.watchers.settle()
         done = await store_t.load(tables.store, t.id)
         assert done is not None and done.status == "finished"
         # two no-contests (a draw each: half a point) and a bye (a win) each, but for the one without a bye
@@ -381,6 +388,7 @@ async def test_a_withdrawn_player_forfeits_their_table_and_is_not_paired_again(d
         dave = next(x for x in t.tables if DAVE.id in x.players)
         other = next(x for x in t.tables if DAVE.id not in x.players)
         await service.remove(CHANNEL, ALICE.id, DAVE.id)
+        await tables.watchers.settle()
         with refused("tournament_not_entrant"):
             await service.remove(CHANNEL, ALICE.id, DAVE.id)
         gone = tables.table_by_id(dave.game_id)  # type: ignore[arg-type]
@@ -517,6 +525,9 @@ async def test_a_failing_watcher_does_not_undo_the_end_it_was_told_of(database, 
         async def table_closed(self, table):
             raise RuntimeError("broken")
 
+        async def settle(self):
+            pass
+
     class Heard:
         def __init__(self) -> None:
             self.ends: list[tuple[int, str]] = []
@@ -526,6 +537,9 @@ async def test_a_failing_watcher_does_not_undo_the_end_it_was_told_of(database, 
 
         async def table_closed(self, table):
             self.ends.append((table.id, table.status))
+
+        async def settle(self):
+            pass
 
     heard = Heard()
     tables.watchers[:] = [Broken(), heard]
@@ -541,4 +555,45 @@ async def test_a_failing_watcher_does_not_undo_the_end_it_was_told_of(database, 
         assert [r[0] for r in rows_] == ["finished", "cancelled"]
         assert "a watcher failed on the end of table" in caplog.text
     finally:
+        await close(tables)
+
+
+async def test_a_table_end_does_not_wait_for_the_next_round_to_open(database):
+    """The last move of a round returns while the next round's thread is still being made (a slow Discord): the
+    round opens in the background, and ``stop`` waits for it before the store closes."""
+    gate = asyncio.Event()
+
+    class SlowVenue(Venue):
+        async def open_channel(self, tournament, table):
+            if table.round > 1:
+                await gate.wait()
+            return await super().open_channel(tournament, table)
+
+    venue = SlowVenue()
+    tables, service = await services(database, venue)
+    try:
+        await signed_up(service, Plan("swiss", 2, 2), (ALICE, BOB, CAROL))
+        await service.start(CHANNEL, ALICE.id)
+        table = tables.table(9001)
+        for _ in range(2000):
+            if table.status != "running":
+                break
+            seat = table.engine.to_act(table.state)[0]
+            move = "hold" if table.state.rolls_this_turn and table.state.turn_total >= 5 else "roll"
+            await tables.act(9001, table.seats[seat].id, move)  # the last one returns at once
+        assert table.status == "finished" and venue.kinds() == ["round"]
+        for _ in range(200):  # the background advance pairs round 2, then waits on the thread
+            t = await service.in_channel(CHANNEL)
+            assert t is not None
+            if sorted(t.byes) == [1, 2]:
+                break
+            await asyncio.sleep(0.01)
+        assert sorted(t.byes) == [1, 2] and [x.round for x in t.tables] == [1, 2]  # paired, committed
+        assert t.tables[1].game_id is None and venue.kinds() == ["round"]  # its thread not yet made
+        gate.set()
+        await tables.watchers.settle()
+        t = await service.in_channel(CHANNEL)
+        assert t is not None and [x.channel_id for x in t.tables] == [9001, 9002] and venue.kinds() == ["round"] * 2
+    finally:
+        gate.set()  # a failed check must not leave stop() waiting on the thread
         await close(tables)
