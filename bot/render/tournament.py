@@ -12,6 +12,7 @@ Input is the engine's plain data (``bot.tournaments``): no store, no Discord.
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,9 @@ GAP = 14  # pixels between two first-round boxes
 GUTTER = 24  # pixels between two bracket columns (the connectors run there)
 COLUMN = 170  # pixels: the narrowest bracket column (about 12 letters); below it the picture grows wider
 ELLIPSIS = "…"
+NAME_ROOM = 110  # pixels a tagged name keeps (about 8 letters) ...
+TAGGED = 300  # pixels: ... widening its column up to this
+_MEASURE = threading.local()
 
 DIM = "#949ba4"  # losers, byes, withdrawn players: still readable on the card, clearly behind the rest
 STRIPE = "#313338"  # every other row
@@ -155,7 +159,7 @@ def bracket_picture(
     state = bracket(plan, entrants, rounds, outcomes, withdrawn)
     lines: list[tuple[int | None, ...]] = list(state.lines)
     if not rounds:
-        lines = [tuple(None if p in withdrawn else p for p in first_line(plan, entrants))]
+        lines = [tuple(first_line(plan, entrants))]
     elif state.next_slots is not None and len(lines) < levels:
         lines.append(state.next_slots)
     champion = winners(plan, entrants, rounds, outcomes, withdrawn)
@@ -164,51 +168,56 @@ def bracket_picture(
     def name(p: int) -> str:
         return names.get(p, str(p))
 
-    # what each box of each column shows, and which of its slots went on (to colour the connector)
+    # what each box of each column shows, and whether someone went on from it (to colour the connector)
     columns: list[list[list[_Slot]]] = []
-    went_on: list[set[int]] = []  # per column: slot indexes (in that column) whose player advanced
+    went_on: list[list[bool]] = []
+    feed: list[int | None] = []  # who went on from each box of the column before (a later withdrawal included)
     for r in range(levels):
         size = seats ** (levels - r)
-        line = lines[r] if r < len(lines) else (None,) * size
+        line = list(lines[r]) if r < len(lines) else [None] * size
+        # a slot the engine emptied for a withdrawal still shows its player, tagged
+        line = [
+            p if p is not None or j >= len(feed) or feed[j] not in withdrawn else feed[j] for j, p in enumerate(line)
+        ]
         rnd = rounds[r] if r < len(rounds) else None
+        playing = set(rnd.players()) if rnd is not None else None
         boxes: list[list[_Slot]] = []
-        advanced: set[int] = set()
+        feed = []
         for start in range(0, size, seats):
             block = line[start : start + seats]
-            present = [p for p in block if p is not None]
-            table = None
-            if rnd is not None:
-                table = next((t for t in rnd.tables if present and present[0] in t.players), None)
-            outcome = None if table is None or rnd is None else known.get((rnd.number, table.number))
-            winner = None if outcome is None or table is None else table_winner(table, outcome, seed)
-            if rnd is not None and table is None and len(present) == 1:
-                winner = present[0]  # a bye
+            # who plays this box: in a stored round its players, else everyone not withdrawn
+            seated = [
+                p for p in block if p is not None and (p in playing if playing is not None else p not in withdrawn)
+            ]
+            table = None if rnd is None else next((t for t in rnd.tables if seated and seated[0] in t.players), None)
+            outcome = None if rnd is None or table is None else known.get((rnd.number, table.number))
+            winner = None if table is None or outcome is None else table_winner(table, outcome, seed)
+            if rnd is not None and table is None and len(seated) == 1:
+                winner = seated[0]  # a bye
             slots: list[_Slot] = []
-            for offset, p in enumerate(block):
+            for p in block:
                 if p is None:
-                    tag = text.bye if len(present) == 1 and (rnd is not None or r < len(lines)) else ""
-                    slots.append(_Slot("", DIM, tag=tag))
-                    continue
-                if p == winner:
-                    advanced.add(start + offset)
-                    gone = p in withdrawn and (r + 1 < len(lines) and lines[r + 1][start // seats] is None)
-                    slots.append(_Slot(name(p), DIM if gone else TEXT, not gone, text.withdrawn if gone else ""))
-                elif outcome is not None and p not in outcome.places:
-                    slots.append(_Slot(name(p), DIM, tag=text.no_show))
+                    alone = len(seated) == 1 and r < len(lines)  # the round is paired or its line known
+                    slots.append(_Slot("", DIM, tag=text.bye if alone else ""))
+                elif p not in seated:
+                    slots.append(_Slot(name(p), DIM, tag=text.withdrawn))
+                elif p == winner:
+                    slots.append(_Slot(name(p), TEXT, bold=True))
                 elif outcome is not None:
-                    slots.append(_Slot(name(p), DIM))
+                    slots.append(_Slot(name(p), DIM, tag="" if p in outcome.places else text.no_show))
                 else:
-                    late = p in withdrawn and rnd is None
-                    slots.append(_Slot(name(p), DIM if late else TEXT, tag=text.withdrawn if late else ""))
+                    slots.append(_Slot(name(p), TEXT))
             boxes.append(slots)
+            feed.append(winner)
         columns.append(boxes)
-        went_on.append(advanced)
+        went_on.append([p is not None for p in feed])
     final = [_Slot(name(p), MEDALS[0], True) for p in champion] or [_Slot("", DIM)]
     columns.append([final])
 
     count = len(columns)
-    width = max(WIDTH, 2 * MARGIN + count * COLUMN + (count - 1) * GUTTER)
-    col_width = (width - 2 * MARGIN - (count - 1) * GUTTER) / count
+    base = max(COLUMN, (WIDTH - 2 * MARGIN - (count - 1) * GUTTER) / count)
+    widths = [_column_width(boxes, base) for boxes in columns]
+    width = int(2 * MARGIN + sum(widths) + (count - 1) * GUTTER)
     first_boxes = len(columns[0])
     body = first_boxes * (seats * SLOT + GAP)
     height = int(HEAD + HEADER_ROW + body + MARGIN)
@@ -228,7 +237,8 @@ def bracket_picture(
         )
     headings = [*text.rounds[:levels], text.winner]
     for r, boxes in enumerate(columns):
-        left = MARGIN + r * (col_width + GUTTER)
+        left = MARGIN + sum(widths[:r]) + r * GUTTER
+        col_width = widths[r]
         right = left + col_width
         last = r == count - 1
         if r < len(headings):
@@ -246,11 +256,30 @@ def bracket_picture(
             # the connector into slot i % seats of box i // seats in the next column; green if someone went on
             fed = columns[r + 1][i // seats]
             target = centres[r + 1][i // seats] - len(fed) * SLOT / 2 + (i % seats + 0.5) * SLOT
-            on = any(slot // seats == i for slot in went_on[r])
+            on = went_on[r][i]
             mid = right + GUTTER / 2
             route = [(right, centre), (mid, centre), (mid, target), (right + GUTTER, target)]
             page.path(route, WIN if on else GRID, 3 if on else 1.5)
     return page.png()
+
+
+def _column_width(boxes: Sequence[Sequence[_Slot]], base: float) -> float:
+    """``base``, or wider (up to TAGGED) where a tagged name (no-show, withdrawn) would leave the name fewer
+    than NAME_ROOM pixels: a tag is never shortened, and a name keeps enough to be told apart."""
+    tags = {slot.tag for slot_list in boxes for slot in slot_list if slot.tag and slot.name}
+    if not tags:
+        return base
+    page = _measure()
+    need = max(page.width_of(tag, SMALL) for tag in tags) + 8 + NAME_ROOM + 18
+    return max(base, min(TAGGED, need))
+
+
+def _measure() -> _Page:
+    """A small page, only to measure text on (kept per thread, like the chart's figures)."""
+    page: _Page | None = getattr(_MEASURE, "page", None)
+    if page is None:
+        page = _MEASURE.page = _Page(10, 10)
+    return page
 
 
 def tournament_picture(
@@ -341,9 +370,13 @@ class _Page:
         self.text(MARGIN, MARGIN + 58, status, FONT, DIM, fit=(MARGIN, width - MARGIN))
 
     def slot(self, slot: _Slot, left: int, right: int, y: float) -> None:
+        """A bracket line: the name from ``left``, its tag (bye, no-show, withdrawn) right-aligned at ``right``.
+        The tag is kept whole while the name keeps at least 45 % of the room; the name is shortened first."""
         room = right
         if slot.tag:
-            tag = self.fitted(slot.tag, SMALL, (right - left) * (0.45 if slot.name else 1.0))
+            tag = slot.tag if slot.name else self.fitted(slot.tag, SMALL, right - left)
+            if slot.name and self.width_of(tag, SMALL) > 0.55 * (right - left):
+                tag = self.fitted(tag, SMALL, 0.55 * (right - left))
             self.text(right if slot.name else left, y, tag, SMALL, DIM, ha="right" if slot.name else "left")
             room = right - int(self.width_of(tag, SMALL)) - 8
         if slot.name:
