@@ -27,10 +27,12 @@ from discord.ext import commands
 
 from bot.games.parsing import clip
 from bot.i18n import t
+from bot.render.tournament import TournamentText, tournament_picture
 from bot.store import tournaments as store_t
 from bot.tables import TableError
 from bot.tables.model import Seat
-from bot.tournaments import Plan, Standing, TournamentRefused, tiebreak_names
+from bot.tables.tournaments import Snapshot
+from bot.tournaments import Plan, Standing, TournamentRefused, rounds_total, tiebreak_names
 from cogs.stats import number
 from cogs.utils.components import COLOURS, Blocks, button_label, text_message
 from cogs.utils.games import game_choices
@@ -63,6 +65,7 @@ THREAD_ARCHIVE: Literal[1440] = 1440  # minutes: a table's thread stays in the l
 THREAD_NAME_MAX = 100  # Discord's limit for a thread's name
 ACCENT = 0xF1C40F  # the tournament's gold
 NO_PINGS = discord.AllowedMentions.none()
+PICTURE = "standings.png"
 
 
 class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TOURNAMENT_ID):
@@ -243,7 +246,10 @@ async def send_standings(bot: DiceTavern, interaction: discord.Interaction, row:
         return
     lines = [t("tournament.standings_title", locale, round=len(snap.rounds))]
     lines += standing_lines(snap.plan, snap.standings(), locale)
-    await send_ephemeral(interaction, view=text_message(lines, ACCENT), allowed_mentions=NO_PINGS)
+    final = snap.row.status == "finished"
+    drawn = with_picture(text_message(lines, ACCENT), snap, locale, final=final)
+    view, file = await within_deadline(interaction, drawn)
+    await send_ephemeral(interaction, view=view, allowed_mentions=NO_PINGS, **file)
 
 
 async def clicked(bot: DiceTavern, interaction: discord.Interaction, tournament_id: int, verb: str) -> None:
@@ -497,25 +503,66 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
             lines.append(t("tournament.over_none", locale))
         rounds = max(row.byes, default=0)
         lines += ["", t("tournament.standings_title", locale, round=rounds), *standing_lines(plan, table, locale)]
-        picture = standings_picture(row, plan, table, locale)
-        view = text_message(lines, ACCENT)
-        if picture is None:
-            await channel.send(view=view, allowed_mentions=NO_PINGS)
-            return
-        file = discord.File(
-            io.BytesIO(picture),
-            filename="standings.png",
-            description=t("tournament.standings_picture", locale, game_name=game_name(row, locale)),
+        snap = await self.bot.tournaments.snapshot(row)
+        view, file = await with_picture(text_message(lines, ACCENT), snap, locale, final=True)
+        await channel.send(view=view, allowed_mentions=NO_PINGS, **file)
+
+
+def picture_text(snap: Snapshot, locale: str, *, final: bool) -> TournamentText:
+    """The picture's words from the catalog: its title, where the tournament stands, the headings and tags."""
+    row, plan = snap.row, snap.plan
+    levels = rounds_total(plan, len(snap.entrants))
+    heads = tuple(
+        t("tournament.picture_final", locale) if n == levels else t("tournament.picture_round", locale, round=n)
+        for n in range(1, levels + 1)
+    )
+    if final:
+        status = t("tournament.picture_final_standings", locale)
+    else:
+        status = t("tournament.picture_after", locale, round=len(snap.rounds), rounds=levels)
+    return TournamentText(
+        title=t("tournament.picture_title", locale, format=format_name(plan, locale), game_name=game_name(row, locale)),
+        status=status,
+        rank=t("tournament.picture_rank", locale),
+        player=t("tournament.picture_player", locale),
+        points=t("tournament.picture_points", locale),
+        tiebreaks=tuple(t(f"tournament.picture_tiebreak_{name}", locale) for name in tiebreak_names(plan)),
+        rounds=heads,
+        winner=t("tournament.picture_winner", locale),
+        bye=t("tournament.picture_bye", locale),
+        no_show=t("tournament.picture_no_show", locale),
+        withdrawn=t("tournament.picture_withdrawn", locale),
+    )
+
+
+async def with_picture(
+    view: discord.ui.LayoutView, snap: Snapshot, locale: str, *, final: bool = False
+) -> tuple[discord.ui.LayoutView, dict[str, Any]]:
+    """``view`` with the standings table (Swiss, round robin) or the bracket (knockout) below it, and its file (as a
+    send's keyword arguments), drawn in a worker thread (matplotlib blocks). A picture that fails leaves the text
+    standings alone."""
+    names = {e.user_id: e.name for e in snap.row.entrants}
+    text = picture_text(snap, locale, final=final)
+    try:
+        png = await asyncio.to_thread(
+            tournament_picture,
+            snap.plan,
+            snap.entrants,
+            snap.rounds,
+            snap.outcomes,
+            names,
+            text=text,
+            withdrawn=snap.withdrawn,
+            locale=locale,
         )
-        gallery: discord.ui.MediaGallery[Any] = discord.ui.MediaGallery()
-        gallery.add_item(media="attachment://standings.png")
-        view.add_item(gallery)
-        await channel.send(view=view, file=file, allowed_mentions=NO_PINGS)
-
-
-def standings_picture(row: store_t.TournamentRow, plan: Plan, table: Sequence[Standing], locale: str) -> bytes | None:
-    """The standings / bracket PNG, or None: text standings only until ``bot.render.tournament`` is there."""
-    return None
+    except Exception:  # the words are there; a picture is a bonus
+        log.exception("tournament %s: the standings picture failed", snap.row.id)
+        return view, {}
+    alt = t("tournament.standings_picture", locale, game_name=game_name(snap.row, locale))
+    gallery: discord.ui.MediaGallery[Any] = discord.ui.MediaGallery()
+    gallery.add_item(media=f"attachment://{PICTURE}", description=alt)
+    view.add_item(gallery)
+    return view, {"file": discord.File(io.BytesIO(png), filename=PICTURE, description=alt)}
 
 
 async def setup(bot: DiceTavern) -> None:

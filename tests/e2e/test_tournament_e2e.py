@@ -277,6 +277,7 @@ async def test_a_whole_swiss_in_threads_with_a_bye_a_no_show_and_a_restart(taver
     assert "\n".join(lines) in over.text
     assert ("Winner: " if len(won) == 1 else "Winners: ") + ", ".join(f"<@{p}>" for p in won) in over.text
     assert over.allowed_mentions == {"parse": []} and not DIE_FACES.search(over.text)
+    picture(tavern, over)
     later = [x for x in all_tables if x.round > 1]
     assert any(no_show in x.players for x in later)  # a no-show of a Swiss is paired again in the later rounds
     fake.assert_no_problems()
@@ -334,7 +335,18 @@ async def test_a_whole_knockout_in_the_channel_without_threads(tavern: Tavern, d
     assert "\n".join(standing_lines(plan, table, "en")) in over.text
     assert len(won) == 1 and f"Winner: <@{won[0]}>" in over.text
     assert next(s for s in table if s.player == no_show).eliminated
+    picture(tavern, over)  # the bracket
     fake.assert_no_problems()
+
+
+def picture(tavern: Tavern, message: FakeMessage) -> None:
+    """The message shows the standings picture (a PNG of the table or the bracket) below its text."""
+    (attachment,) = message.attachments
+    assert attachment["filename"] == "standings.png"
+    png = tavern.fake.attachment_bytes(attachment)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+    galleries = [c for c in message.all_components() if c.get("type") == 12]
+    assert [item["media"]["url"] for g in galleries for item in g["items"]] == ["attachment://standings.png"]
 
 
 def channel_table(bot: Any, channel_id: int, other_than: int | None = None) -> int | None:
@@ -434,6 +446,7 @@ async def test_host_tools_remove_pause_resume_and_cancel_a_running_round_robin(t
         assert standings.ephemeral and standings.text.startswith("**Standings** after round 1")
         assert "1. <@" in standings.text and "— 1 pt · Sonneborn–Berger " in standings.text  # the winner, the bye
         assert "— 0 pts · Sonneborn–Berger " in standings.text  # the loser
+        picture(tavern, standings.expect_message())
 
         resumed = await world.slash(world.carol, "tournament", "resume")
         assert resumed.text == "The tournament goes on."
