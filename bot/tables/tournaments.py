@@ -16,9 +16,10 @@ Lifecycle
   (``Venue.announce(t, "round", ...)``), marked sent first (a crash loses it rather than repeating it).
 - A table's end reaches the service through the table service's watchers (``bot.tables.port.TableWatcher``: this
   service appends itself to ``TableService.watchers``): ``table_closed`` runs after the end is committed and starts
-  ``advance`` as a task (``settle`` waits for it; ``TableService.stop`` does), which opens a queued table, else (the round's tables all done) pairs the next round, else ends the
-  tournament (``announce(t, "over", {winners, standings})``). An ordinary table ending in a running tournament's
-  channel also calls it (a queued table may open there now).
+  ``advance`` as a task (``settle`` waits for it; ``TableService.stop`` does), which opens a queued table, else
+  (the round's tables all done) pairs the next round, else ends the tournament (``announce(t, "over", {winners,
+  standings})``). An ordinary table ending in a running tournament's channel starts it too (a queued table may
+  open there now).
 - A table's outcome is its game's ``results`` (rated like any game). A player who never acted and forfeited by the
   table's own turn deadline (``MAX_TIMEOUTS`` timeouts, ``bot.tables.deadlines``) is a no-show. A table cancelled by
   the tournament's host (or an admin; anyone else is refused, ``tournament_only_host``, through the watcher's
@@ -394,6 +395,7 @@ class TournamentService:
         all done) the next round, else the end. Idempotent: called on each table's end and at start-up."""
         async with self._lock(tournament_id):
             t = await self._fresh(tournament_id)
+            stale = 0
             while t.status == "running":
                 snap = await self.snapshot(t)
                 number = len(snap.rounds)
@@ -417,7 +419,12 @@ class TournamentService:
                     return
                 nxt = pair_round(snap.plan, snap.entrants, snap.rounds, snap.outcomes, snap.withdrawn)
                 rows = [store_t.TableRow(nxt.number, p.number, p.players) for p in nxt.tables]
-                await self.store.write(store_t.add_round(t.id, nxt.number, nxt.byes, rows))
+                try:
+                    await self.store.write(store_t.add_round(t.id, nxt.number, nxt.byes, rows))
+                except IntegrityError:  # an entrant deleted (/privacy) since the snapshot: pair again
+                    stale += 1
+                    if stale > 3:
+                        raise
                 t = await self._fresh(tournament_id)
 
     def _in_lobby(self, x: store_t.TableRow) -> bool:

@@ -132,3 +132,48 @@ async def test_deleting_a_member_waiting_on_a_bye_withdraws_them_from_the_runnin
 async def _only(store) -> int:
     (row,) = await store.fetch_all("SELECT id FROM tournaments")
     return int(row[0])
+
+
+async def test_a_deletion_between_a_pairing_and_its_write_is_never_undone(database, monkeypatch):
+    """The member is deleted after the next round was paired from a snapshot naming them, before it is written:
+    the write is refused (nothing of it stored), the round paired again without them."""
+    from bot.store import tournaments as store_t
+    from bot.store.errors import IntegrityError
+
+    clock = Clock()
+    tables, service = await services(database, Venue(), clock)
+    store = tables.store
+    try:
+        t = await sign_up(service, clock, HERE, DORA, (ZEPH, BRAM, CORA, DORA), Plan("swiss", 2, 2))
+        await service.start(HERE, DORA.id)
+        real_snapshot = service.snapshot
+        deleted: list[int] = []
+
+        async def snapshot(row):
+            snap = await real_snapshot(row)
+            if len(snap.rounds) == 1 and len(snap.outcomes) == 2 and not deleted:  # round 2 about to be paired
+                gone = await privacy.delete_member(store, ZEPH.id, deleted_name, [ZEPH.name])
+                assert gone.anonymous_id is not None
+                deleted.append(gone.anonymous_id)
+            return snap
+
+        monkeypatch.setattr(service, "snapshot", snapshot)
+        await play_all(tables, service, t.id, random.Random(3))
+        assert deleted, "the deletion ran while round 2 was being paired"
+        assert mentions(await everything(store), str(ZEPH.id), ZEPH.name) == []
+        _, _, rounds, _, withdrawn = await recomputed(store, t.id)
+        assert withdrawn == set(deleted) and len(rounds) == 2
+        assert not set(rounds[1].players()) & {ZEPH.id, *deleted}
+        # the guard itself: a round naming a withdrawn entrant is refused whole
+        before = await store.fetch_all("SELECT COUNT(*) FROM tournament_rounds")
+        stale = [store_t.TableRow(3, 1, (BRAM.id, deleted[0]))]
+        try:
+            await store.write(store_t.add_round(t.id, 3, (), stale))
+        except IntegrityError:
+            pass
+        else:
+            raise AssertionError("a round naming a withdrawn entrant was written")
+        assert await store.fetch_all("SELECT COUNT(*) FROM tournament_rounds") == before
+        assert (await store_t.load(store, t.id)).status == "finished"  # type: ignore[union-attr]
+    finally:
+        await close(tables)
