@@ -275,3 +275,11 @@ def test_matplotlib_is_not_imported_with_the_module() -> None:
     code = "import sys, bot.render.tournament; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_points_print_to_two_decimals_as_the_locale_writes_them() -> None:
+    from bot.render.tournament import decimals
+
+    assert decimals("en")(4.0) == "4" and decimals("en")(2.5) == "2.5"
+    assert decimals("de")(1.666667) == "1,67"  # a third of a 4-seat table, not 1,7 beside a 1,7 that is 1,72
+    assert decimals("no-such-locale")(0.333333) == "0.33"

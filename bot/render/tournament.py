@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.render.chart import BACKGROUND, DPI, FONT, GRID, TEXT, TITLE, number_format
+from bot.render.chart import BACKGROUND, DPI, FONT, GRID, TEXT, TITLE
 from bot.tournaments import Entrant, Outcome, Plan, Round, Standing, rounds_total, standings, winners
 from bot.tournaments.standings import bracket, first_line, seed_order, table_winner
 
@@ -100,7 +100,7 @@ def standings_picture(
     page = _Page(width, height)
     columns = standings_columns(width, len(rows[0].tiebreaks) if rows else len(text.tiebreaks))
     page.heading(text.title, text.status)
-    number = number_format(locale)
+    number = decimals(locale)
     top = HEAD
     page.text(columns.rank[1], top + HEADER_ROW / 2, text.rank, SMALL, DIM, ha="right", fit=columns.rank)
     page.text(columns.name[0], top + HEADER_ROW / 2, text.player, SMALL, DIM, fit=columns.name)
@@ -124,9 +124,9 @@ def standings_picture(
             page.text(right, middle, tag, SMALL, DIM, ha="right")
             right -= int(tag_width) + 12
         page.text(left, middle, names.get(row.player, str(row.player)), FONT, colour, fit=(left, right))
-        page.text(columns.points[1], middle, number(row.points, None), FONT, colour, ha="right", bold=not out)
+        page.text(columns.points[1], middle, number(row.points), FONT, colour, ha="right", bold=not out)
         for span, value in zip(columns.tiebreaks, row.tiebreaks, strict=False):
-            page.text(span[1], middle, number(round(value, 2), None), FONT, colour, ha="right", fit=span)
+            page.text(span[1], middle, number(value), FONT, colour, ha="right", fit=span)
     return page.png()
 
 
@@ -399,6 +399,21 @@ class _Page:
         buffer = io.BytesIO()
         self.figure.savefig(buffer, format="png", dpi=DPI, facecolor=BACKGROUND, pil_kwargs={"compress_level": 1})
         return buffer.getvalue()
+
+
+def decimals(locale: str) -> Callable[[float], str]:
+    """Points and tie-breaks as the locale writes them, to two decimals at most (thirds of 3- and 4-seat tables:
+    1,67 in German), so two values that differ never print alike at one decimal."""
+    from babel.core import UnknownLocaleError
+    from babel.numbers import format_decimal
+
+    def number(value: float) -> str:
+        try:
+            return str(format_decimal(round(value, 2), format="#,##0.##", locale=locale))
+        except (ValueError, TypeError, LookupError, UnknownLocaleError):
+            return f"{round(value, 2):g}"
+
+    return number
 
 
 def fit(words: str, room: float, width_of: Callable[[str], float]) -> str:
