@@ -170,17 +170,21 @@ def add_round(tournament_id: int, number: int, byes: Sequence[int], tables: Sequ
     committed since the pairing was made (it renames and withdraws the member) never gets their id back."""
     players = sorted({*byes, *(p for t in tables for p in t.players)})
     marks = ",".join("?" * len(players))
-    out: list[Statement] = [
-        (  # the status CHECK refuses 'stale': the whole write rolls back
-            "UPDATE tournaments SET status = 'stale' WHERE id = ? AND (SELECT COUNT(*) FROM tournament_entrants"
-            f" WHERE tournament_id = ? AND withdrawn = 0 AND user_id IN ({marks})) <> ?",
-            (tournament_id, tournament_id, *players, len(players)),
-        ),
+    out: list[Statement] = []
+    if players:
+        out.append(
+            (  # the status CHECK refuses 'stale': the whole write rolls back
+                "UPDATE tournaments SET status = 'stale' WHERE id = ? AND (SELECT COUNT(*) FROM tournament_entrants"
+                f" WHERE tournament_id = ? AND withdrawn = 0 AND user_id IN ({marks})) <> ?",
+                (tournament_id, tournament_id, *players, len(players)),
+            )
+        )
+    out.append(
         (
             "INSERT INTO tournament_rounds (tournament_id, round, byes) VALUES (?,?,?)",
             (tournament_id, number, dumps(list(byes))),
-        ),
-    ]
+        )
+    )
     for t in tables:
         out.append(
             (
