@@ -512,10 +512,15 @@ def picture_text(snap: Snapshot, locale: str, *, final: bool) -> TournamentText:
     """The picture's words from the catalog: its title, where the tournament stands, the headings and tags."""
     row, plan = snap.row, snap.plan
     levels = rounds_total(plan, len(snap.entrants))
-    heads = tuple(
-        t("tournament.picture_final", locale) if n == levels else t("tournament.picture_round", locale, round=n)
-        for n in range(1, levels + 1)
-    )
+
+    def head(n: int) -> str:
+        if n == levels:
+            return t("tournament.picture_final", locale)
+        if n == levels - 1 and plan.seats == 2:  # four players left in pairs
+            return t("tournament.picture_semi_final", locale)
+        return t("tournament.picture_round", locale, round=n)
+
+    heads = tuple(head(n) for n in range(1, levels + 1))
     if final:
         status = t("tournament.picture_final_standings", locale)
     else:
