@@ -26,15 +26,18 @@ from bot.store import copy as migrate
 from bot.store.copy_ends import SQLiteEnd
 from bot.tables import Seat, TableService
 from bot.tables import service as service_module
+from bot.tables.tournaments import TournamentService
+from bot.tournaments import Plan
 from tests.databases import postgres_schema
 
-GUILD, FINISHED, RUNNING = 51, 500, 501
+GUILD, FINISHED, RUNNING, CONTEST = 51, 500, 501, 503
 ALICE, BOB, CAROL = Seat(100, "Alice"), Seat(200, "Bob"), Seat(300, "Carol")
 TABLES = ["games", "actions", "deadlines", "results", "guild_settings", "users", "reminders", "seasons", "ratings"]
 TABLES += ["data_upgrades"]  # bot.tables.upgrade's record of the older rows' conversion
 TABLES += ["end_messages"]  # the end-of-game messages still owed (the games here finish with no presenter)
 TABLES += ["dice_tallies"]  # /dicestats' counts per finished game and seat
 TABLES += ["achievements", "achievement_games"]  # what each member earned, and the games evaluated for it
+TABLES += ["tournaments", "tournament_entrants", "tournament_rounds", "tournament_tables"]  # a finished one
 
 
 class Clock:
@@ -95,6 +98,14 @@ async def build(path: Path, clock: Clock) -> None:
         await service.set_timeout(GUILD, 300)
         await service.set_language(GUILD, "de")
         await service.store.write([repo.set_user_language(CAROL.id, "cy")])
+        tournaments = TournamentService(service.store, service, clock=clock)  # a finished tournament of one table
+        await tournaments.create(GUILD, CONTEST, CAROL, "pig", Plan("swiss", 2, 1), options={"target": 20})
+        for seat in (CAROL, BOB):
+            clock.now += 1
+            await tournaments.join(CONTEST, seat)
+        await tournaments.start(CONTEST, CAROL.id)
+        await play_moves(service, CONTEST, rng, None, clock)
+        await tournaments.settle()
         await service.create(GUILD, RUNNING, ALICE, "pig", {"target": 500})
         await service.join(RUNNING, CAROL)
         await service.start_game(RUNNING, ALICE.id)
@@ -142,6 +153,7 @@ async def test_a_sqlite_database_moves_to_postgresql_whole_and_its_running_game_
     await build(source, clock)
     before = await contents(str(source))
     assert before["actions"] and before["ratings"] and before["seasons"] and before["users"]
+    assert [r[6] for r in before["tournaments"]] == ["finished"] and len(before["tournament_entrants"]) == 2
 
     report = await migrate.copy_database(f"sqlite:{source}", postgres, batch=7)  # several batches per table
     assert report.ok and report.committed
