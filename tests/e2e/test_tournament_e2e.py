@@ -255,6 +255,8 @@ async def test_a_whole_swiss_in_threads_with_a_bye_a_no_show_and_a_restart(taver
         await play(tavern, bot, tables[0].game_id)
     async with world.bot(dice) as bot:
         assert bot.tables.table_by_id(tables[1].game_id).running  # restored in its thread
+        after = await world.click(world.carol, signup, "standings")  # the sign-up message's buttons outlive it
+        assert after.ephemeral and after.text.startswith("**Standings** after round 2")
         await play(tavern, bot, tables[1].game_id)
         third = await tavern.round_announced(3)
         check_announcement(third, {u.id for u in tavern.players}, world.channel.id, in_threads=True)
@@ -363,6 +365,11 @@ async def test_refusals_change_nothing(tavern: Tavern, monkeypatch: pytest.Monke
         await tavern.join([world.alice], signup)
         twice = await world.click(world.alice, signup, "join")
         assert twice.ephemeral and twice.text == "⚠️ You are already signed up for this tournament."
+        await tavern.join([world.bob], signup)
+        left = await world.click(world.bob, signup, "leave")
+        assert left.type == 7 and f"<@{world.bob.id}>" not in left.text and "**1 player** signed up" in left.text
+        again = await world.click(world.bob, signup, "leave")
+        assert again.ephemeral and again.text == "⚠️ You are not signed up for this tournament."
         await tavern.join([world.bob], signup)
         full = await world.click(world.carol, signup, "join")
         assert full.ephemeral and full.text == "⚠️ The tournament is full (2 players)."
