@@ -476,3 +476,31 @@ async def test_host_tools_remove_pause_resume_and_cancel_a_running_round_robin(t
         gone = await world.slash(world.carol, "tournament", "standings")
         assert gone.text == "⚠️ There is no tournament open in this channel."
     fake.assert_no_problems()
+
+
+async def test_a_player_who_leaves_a_running_tournament_forfeits_their_table_and_is_never_paired_again(tavern: Tavern):
+    world, fake = tavern.world, tavern.fake
+    three = [world.alice, world.bob, world.carol]
+    async with world.bot(ScriptedDice([6] * 500)) as bot:
+        await fast_pig(tavern)
+        signup = await tavern.new(world.alice, game="pig", format="round-robin")
+        await tavern.join(three, signup)
+        await world.click(world.alice, signup, "start")
+        await tavern.round_announced(1)
+        tid = int(signup.custom_ids()[0].split(":")[1])
+        (table,) = await tables_of(bot, tid, 1)
+        leaver = tavern.people[table.players[1]]
+        record = await fake.click(leaver, signup, next(c for c in signup.custom_ids() if c.endswith(":leave")))
+        left = await record.response()
+        assert left.type == 7 and f"<@{leaver.id}> (out)" in left.text
+        (note,) = await record.wait_followups(1)
+        assert note.ephemeral and note.text == "You have left the tournament; your results so far still count."
+        await fake.wait_for(lambda: not bot.tables.table_by_id(table.game_id), what="the leaver's table closed")
+        second = await tavern.round_announced(2)
+        rest = {u.id for u in three} - {leaver.id}
+        assert leaver.id not in {p for x in await tables_of(bot, tid, 2) for p in x.players}
+        assert {int(u) for u in (second.allowed_mentions or {}).get("users", [])} <= rest
+        assert f"<@{leaver.id}>" not in second.text
+        refused = await world.click(leaver, signup, "leave")
+        assert refused.ephemeral and refused.text == "⚠️ You are not signed up for this tournament."
+    fake.assert_no_problems()
