@@ -504,3 +504,21 @@ async def test_a_player_who_leaves_a_running_tournament_forfeits_their_table_and
         refused = await world.click(leaver, signup, "leave")
         assert refused.ephemeral and refused.text == "⚠️ You are not signed up for this tournament."
     fake.assert_no_problems()
+
+
+async def test_a_tournament_speaks_the_servers_language(database: str):
+    async with FakeDiscord() as fake:
+        world = new_world(fake, database, guild_locale="de", user_locale="de")
+        async with world.bot(ScriptedDice([6] * 50)):
+            reply = await world.slash(world.alice, "tournament", "new", game="pig", format="knockout")
+            signup = reply.expect_message()
+            assert signup.text.startswith("🏆 **Schweinchen-Turnier** · K.-o.-System")
+            assert "Noch hat sich niemand angemeldet." in signup.text
+            assert [b["label"] for b in signup.buttons()] == ["Mitspielen", "Aussteigen", "Starten"]
+            twice = await world.click(world.alice, signup, "join")
+            assert twice.type == 7 and "**1 Spieler** angemeldet:" in twice.text
+            refused = await world.click(world.alice, signup, "join")
+            assert refused.text == "⚠️ Du bist für dieses Turnier schon angemeldet."
+            few = await world.click(world.alice, signup, "start")
+            assert few.text == "⚠️ Ein Turnier braucht mindestens 2 Spieler; bisher angemeldet: 1."
+        fake.assert_no_problems()
