@@ -283,3 +283,13 @@ def test_points_print_to_two_decimals_as_the_locale_writes_them() -> None:
     assert decimals("en")(4.0) == "4" and decimals("en")(2.5) == "2.5"
     assert decimals("de")(1.666667) == "1,67"  # a third of a 4-seat table, not 1,7 beside a 1,7 that is 1,72
     assert decimals("no-such-locale")(0.333333) == "0.33"
+
+
+def test_before_the_first_round_nobody_has_a_medal() -> None:
+    """Everyone shares rank 1 before a table is played: the rank is not drawn in gold for all of them."""
+    plan = Plan("swiss")
+    people = entrants(6)
+    image = decode(tournament_picture(plan, people, [], [], NAMES, text=TEXT))
+    assert_a_card(image)
+    gold = tuple(int(MEDALS[0][i : i + 2], 16) for i in (1, 3, 5))
+    assert not any(sum(abs(a - b) for a, b in zip(px, gold, strict=True)) < 60 for px in rgb_pixels(image))

@@ -76,9 +76,9 @@ def standings_columns(width: int, tiebreaks: int) -> Columns:
     right = width - MARGIN
     breaks: list[tuple[int, int]] = []
     for _ in range(tiebreaks):
-        breaks.insert(0, (right - 104, right))
-        right -= 104
-    points = (right - 96, right)
+        breaks.insert(0, (right - 120, right))
+        right -= 120
+    points = (right - 90, right)
     rank = (MARGIN, MARGIN + 56)
     return Columns(rank, (rank[1] + 12, points[0] - 12), points, tuple(breaks))
 
@@ -108,6 +108,7 @@ def standings_picture(
     for span, label in zip(columns.tiebreaks, text.tiebreaks, strict=False):
         page.text(span[1], top + HEADER_ROW / 2, label, SMALL, DIM, ha="right", fit=span)
     page.line(MARGIN, top + HEADER_ROW, width - MARGIN, top + HEADER_ROW, GRID)
+    started = any(row.played or row.byes for row in rows)  # before round 1 everyone shares rank 1: no medals yet
     for index, row in enumerate(rows):
         y = top + HEADER_ROW + ROW * index
         if index % 2:
@@ -115,8 +116,9 @@ def standings_picture(
         middle = y + ROW / 2
         out = row.withdrawn
         colour = DIM if out else TEXT
-        medal = MEDALS[row.rank - 1] if row.rank <= len(MEDALS) and not out else colour
-        page.text(columns.rank[1], middle, str(row.rank), FONT, medal, ha="right", bold=row.rank <= 3, fit=columns.rank)
+        podium = started and row.rank <= len(MEDALS) and not out
+        medal = MEDALS[row.rank - 1] if podium else colour
+        page.text(columns.rank[1], middle, str(row.rank), FONT, medal, ha="right", bold=podium, fit=columns.rank)
         left, right = columns.name
         if out and text.withdrawn:
             tag = page.fitted(text.withdrawn, SMALL, right - left - 40)
