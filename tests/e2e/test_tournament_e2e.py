@@ -462,6 +462,17 @@ async def test_host_tools_remove_pause_resume_and_cancel_a_running_round_robin(t
         check_announcement(second, {world.alice.id, world.bob.id, world.carol.id}, world.channel.id, in_threads=True)
         assert bot.tables.table_by_id(table.game_id).running
 
+        # the host cancels round 2's table with /game cancel: a no-contest (both share place 1), round 3 opens
+        gone = await (await fake.slash(world.carol, table.channel_id, "game", "cancel")).response()
+        assert gone.ephemeral and not gone.text.startswith("⚠️")
+        third = await tavern.round_announced(3)
+        check_announcement(third, {world.alice.id, world.bob.id, world.carol.id}, world.channel.id, in_threads=True)
+        (stored,) = await tables_of(bot, tid, 2)
+        assert stored.outcome is not None and sorted(stored.outcome["places"]) == sorted(
+            [[p, 1] for p in stored.players]
+        )
+        (table,) = await tables_of(bot, tid, 3)
+
         cancelled = await world.slash(world.carol, "tournament", "cancel")
         assert cancelled.text == "The tournament is cancelled."
         assert bot.tables.table_by_id(table.game_id) is None  # its open table is cancelled with it
@@ -471,7 +482,7 @@ async def test_host_tools_remove_pause_resume_and_cancel_a_running_round_robin(t
         )
         assert said.text == "🏆 The Pig tournament was cancelled by its host."
         await fake.wait_for(lambda: all(t.archived for t in fake.threads(world.channel)), what="threads archived")
-        assert len(fake.threads(world.channel)) == 2
+        assert len(fake.threads(world.channel)) == 3
         assert said.allowed_mentions == {"parse": []}
         gone = await world.slash(world.carol, "tournament", "standings")
         assert gone.text == "⚠️ There is no tournament open in this channel."
