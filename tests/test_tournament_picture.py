@@ -293,3 +293,17 @@ def test_before_the_first_round_nobody_has_a_medal() -> None:
     assert_a_card(image)
     gold = tuple(int(MEDALS[0][i : i + 2], 16) for i in (1, 3, 5))
     assert not any(sum(abs(a - b) for a, b in zip(px, gold, strict=True)) < 60 for px in rgb_pixels(image))
+
+
+def test_a_knockout_won_by_a_withdrawal_shows_its_champion() -> None:
+    plan = Plan("knockout")
+    people = entrants(4)
+    first = pair_round(plan, people, [], [])
+    outcomes = [seed_wins(first, t) for t in first.tables]
+    gone = frozenset({2})
+    assert is_over(plan, people, [first], outcomes, gone)
+    png = tournament_picture(plan, people, [first], outcomes, NAMES, text=TEXT, withdrawn=gone)
+    image = decode(png)
+    assert_a_card(image)
+    gold = tuple(int(MEDALS[0][i : i + 2], 16) for i in (1, 3, 5))
+    assert sum(sum(abs(a - b) for a, b in zip(px, gold, strict=True)) < 40 for px in rgb_pixels(image)) > 100

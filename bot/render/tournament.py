@@ -196,6 +196,8 @@ def bracket_picture(
             winner = None if table is None or outcome is None else table_winner(table, outcome, seed)
             if rnd is not None and table is None and len(seated) == 1:
                 winner = seated[0]  # a bye
+            elif rnd is None and champion and seated == [champion[0]]:
+                winner = champion[0]  # over before this round: the others withdrew or did not show
             slots: list[_Slot] = []
             for p in block:
                 if p is None:
