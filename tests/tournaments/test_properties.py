@@ -389,6 +389,28 @@ def test_random_round_robins_keep_the_rules(game: Game) -> None:
     check_end(game)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=2, max_value=64), st.integers(min_value=2, max_value=6))
+def test_knockout_byes_go_to_the_top_seeds_and_the_favourites_meet_last(count: int, seats: int) -> None:
+    """Seeded by rating with the better seed always winning: round 1's byes are the top seeds (in pairs, exactly
+    the 2**L - n of them), and the final is the top ``seats`` seeds, so the favourites never meet before it."""
+    plan = Plan("knockout", seats)
+    people = [Entrant(p, 1000.0 - p, float(p)) for p in range(1, count + 1)]  # seed order = id order
+    first = pair_round(plan, people, [], [])
+    byes = sorted(first.byes)
+    assert byes == list(range(1, len(byes) + 1))
+    if seats == 2:
+        assert len(byes) == 2 ** rounds_total(plan, count) - count
+    rounds, outcomes = [first], [Outcome(1, t.number, {p: p for p in t.players}) for t in first.tables]
+    while not is_over(plan, people, rounds, outcomes):
+        rnd = pair_round(plan, people, rounds, outcomes)
+        rounds.append(rnd)
+        outcomes += [Outcome(rnd.number, t.number, {p: p for p in t.players}) for t in rnd.tables]
+    final = rounds[-1]
+    assert [sorted(t.players) for t in final.tables] == [list(range(1, min(seats, count) + 1))]
+    assert winners(plan, people, rounds, outcomes) == (1,)
+
+
 # -- regressions found by the properties ----------------------------------------------------------------------------
 
 
