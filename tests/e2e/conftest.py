@@ -79,7 +79,9 @@ def no_errors_logged(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """A test module that uses this proves that nothing was logged as an error (a traceback in the bot's log)."""
     caplog.set_level(logging.WARNING)
     yield
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    # In teardown caplog.records holds the teardown's records only: the test's are the call phase's (and setup's).
+    records = [*caplog.get_records("setup"), *caplog.get_records("call")]
+    errors = [r for r in records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
 
 

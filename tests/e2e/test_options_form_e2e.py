@@ -5,6 +5,7 @@ opened before a restart is applied after it. In English and in German."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -248,7 +249,7 @@ CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
 @pytest.mark.parametrize("saved", [True, False])
 async def test_a_submit_whose_handling_failed_is_told_whether_the_options_were_saved(
-    world: World, monkeypatch: pytest.MonkeyPatch, saved: bool
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, saved: bool
 ):
     async with world.bot() as bot:
         board = (await world.slash(world.alice, "liar", "new")).expect_message()
@@ -269,3 +270,7 @@ async def test_a_submit_whose_handling_failed_is_told_whether_the_options_were_s
         assert (table.options["raise_rule"] == "pirates") is saved
         stored = (await bot.store.fetch_one("SELECT options FROM games WHERE id = ?", (table.id,)))["options"]
         assert ('"pirates"' in stored) is saved
+    # the failure is logged with its traceback (the one error this test expects; no_errors_logged checks the rest)
+    failed = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(failed) == 1 and failed[0].exc_info is not None
+    caplog.clear()
