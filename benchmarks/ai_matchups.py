@@ -19,6 +19,11 @@ At most two worker processes, each at ``nice`` 19 (the machine is shared).
     python -m benchmarks.ai_matchups --game mex --players hard,ref:sensible*2 --games 600
     python -m benchmarks.ai_matchups --table --games 400 --seed 17            # the docs/AI.md matrix
     python -m benchmarks.ai_matchups --table --only mythic --games 400 --seed 17
+    python -m benchmarks.ai_matchups --table --only mia --match ref: --games 300 --seed 31
+
+The matrix (``--table``): per game and player count the level ordering and both strong levels against
+``ref:sensible``, then every level against every reference player of the game at its reference count
+(three seats for Mythical Dice, heads-up elsewhere), with the issues' targets.
 """
 
 from __future__ import annotations
@@ -193,19 +198,55 @@ def one_against(game: str, players: int, one: str, rest: str, target: float | No
     return Matchup(game, levels, COUNT_OPTIONS.get((game, players), ()), target, note)
 
 
+#: the player count at which every level meets every reference player of a game (the issue's counts)
+REFERENCE_COUNT = {"mythic": 3}
+LEVELS = ("easy", "normal", "hard")
+#: (game, level) -> the issue's target share for one seat of ``level`` against each reference player other than
+#: ``sensible`` (issue 31: Mia's fixed exploits heads-up, Mythical Dice's simple bidders in three seats)
+REFERENCE_TARGETS: dict[tuple[str, str], float] = {
+    ("mia", "hard"): 0.55,
+    ("mia", "normal"): 0.45,
+    ("mythic", "hard"): 0.45,
+    ("mythic", "normal"): 0.36,
+}
+
+
+def reference_cells(game: str) -> list[Matchup]:
+    """Every level against every reference player of ``game`` (one seat against the rest), at its reference count
+    (three seats for Mythical Dice, heads-up elsewhere); ``ref:sensible`` included, with its per-count target."""
+    from bot.ai import reference
+
+    n = REFERENCE_COUNT.get(game, 2)
+    out = []
+    for kind in reference.kinds(game):
+        for level in LEVELS:
+            target = REFERENCE_TARGETS.get((game, level))
+            if kind == "sensible":
+                target = TARGETS.get((game, n, level), target if game == "mythic" else None)
+            out.append(one_against(game, n, level, f"ref:{kind}", target, note="references"))
+    return out
+
+
 def matrix(games: Sequence[str] = GAMES, counts: Sequence[int] = (2, 3, 4)) -> list[Matchup]:
-    """Per game and player count: the level ordering, normal and hard against ref:sensible, the special matchups."""
+    """Per game and player count: the level ordering, normal and hard against ref:sensible; then every level against
+    every reference player at the game's reference count (:func:`reference_cells`)."""
     out: list[Matchup] = []
     for game in games:
         for n in counts:
             out.append(one_against(game, n, "normal", "easy", note="ordering"))
             out.append(one_against(game, n, "hard", "normal", note="ordering"))
-            out.append(one_against(game, n, "normal", "ref:sensible", note="normal beats sensible"))
-            out.append(one_against(game, n, "hard", "ref:sensible", TARGETS.get((game, n, "hard"))))
-        if game == "mia":
-            out.append(one_against(game, 2, "hard", "ref:always_mia", 0.90))
-            out.append(one_against(game, 2, "hard", "ref:claim62", 0.90))
-    return out
+            if n != REFERENCE_COUNT.get(game, 2):
+                out.append(one_against(game, n, "normal", "ref:sensible", note="normal beats sensible"))
+                out.append(one_against(game, n, "hard", "ref:sensible", TARGETS.get((game, n, "hard"))))
+        out += reference_cells(game)
+    return [_with_mia_targets(m) for m in out]
+
+
+def _with_mia_targets(m: Matchup) -> Matchup:
+    """The earlier issue's 0.90 for hard against always-Mia and claim-62."""
+    if m.game == "mia" and m.levels in (("hard", "ref:always_mia"), ("hard", "ref:claim62")):
+        return Matchup(m.game, m.levels, m.options, 0.90, m.note)
+    return m
 
 
 def format_rows(results: Sequence[MatchResult]) -> str:
@@ -252,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=MAX_WORKERS, help="worker processes, 1 or 2 (default 2)")
     p.add_argument("--table", action="store_true", help="the docs/AI.md matrix: every game at 2, 3 and 4 players")
     p.add_argument("--only", action="append", default=[], metavar="GAME", help="with --table: only these games")
+    p.add_argument(
+        "--match", action="append", default=[], metavar="TEXT", help="with --table: only cells whose label has TEXT"
+    )
     args = p.parse_args(argv)
     if args.table:
         games = tuple(args.only) or GAMES
@@ -260,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n### {game}\n")
             results = []
             for m in matrix((game,)):
+                if args.match and not any(t in m.label() for t in args.match):
+                    continue
                 results.append(run_matchup(m, args.games, args.seed, args.workers))
                 total_cpu += results[-1].cpu
                 print(f"  {m.label()}: {results[-1].share(m.sides[0]):.3f}", file=sys.stderr, flush=True)

@@ -21,7 +21,11 @@ GAMES_PER_CONFIG = {"pig": 3, "mia": 6, "mex": 4, "liar": 12, "mythic": 2}
 def test_kinds_and_levels():
     for game in GAMES:
         assert reference.kinds(game)[0] == "sensible"
-    assert set(reference.kinds("mia")) == {"sensible", "rational", "always_mia", "claim62"}
+    assert {"sensible", "rational", "always_mia", "claim62", "mia_lie", "lowest", "step2", "step3"} <= set(
+        reference.kinds("mia")
+    )
+    assert {"from31", "from62", "from11"} <= set(reference.kinds("mia"))  # challenge from T, every T below Mia
+    assert set(reference.kinds("mythic")) == {"sensible", "expected", "zero", "specials"}
     assert "probability" in reference.kinds("liar")
     assert ai.LEVELS == ("easy", "normal", "hard")  # never offered at a table
     assert reference.normalise("mia", " REF:Always_Mia ") == "ref:always_mia"
@@ -163,6 +167,41 @@ def test_mia_always_mia_and_claim62():
     assert ai.decide("mia", mia_view(claims, 52, [6, 3]), "ref:claim62") == Action("claim", (63,))
     late = ["claim:63", "claim:21"]
     assert ai.decide("mia", mia_view(late, 62, [3, 1]), "ref:claim62") == Action("claim", (63,))  # minimal lie
+
+
+def test_mia_fixed_exploits():
+    claims = ["claim:53", "claim:54", "claim:61", "claim:62", "claim:63", "claim:21"]
+    assert ai.decide("mia", mia_view(claims, 52, [3, 1]), "ref:mia_lie") == Action("claim", (21,))  # must lie: Mia
+    assert ai.decide("mia", mia_view(claims, 52, [6, 1]), "ref:mia_lie") == Action("claim", (61,))  # the truth
+    assert ai.decide("mia", mia_view(["peek", *claims], 52), "ref:lowest") == Action("claim", (53,))  # never looks
+    assert ai.decide("mia", mia_view(claims, 52, [6, 6]), "ref:lowest") == Action("claim", (53,))
+    assert ai.decide("mia", mia_view(claims, 52, [3, 1]), "ref:step2") == Action("claim", (54,))
+    assert ai.decide("mia", mia_view(claims, 52, [3, 1]), "ref:step3") == Action("claim", (61,))
+    assert ai.decide("mia", mia_view(claims[-2:], 62, [3, 1]), "ref:step3") == Action("claim", (21,))  # capped
+    respond = ["challenge", "roll"]
+    assert ai.decide("mia", mia_view(respond, 42), "ref:from43").name == "roll"
+    assert ai.decide("mia", mia_view(respond, 43), "ref:from43").name == "challenge"
+    assert ai.decide("mia", mia_view(respond, 11), "ref:from43").name == "challenge"  # doubles rank above 65
+    assert ai.decide("mia", mia_view(respond, 65), "ref:from11").name == "roll"
+    assert ai.decide("mia", mia_view(respond, 22), "ref:from11").name == "roll"  # ones_high: 22 < 11
+    sixes = {**mia_view(respond, 22), "options": {"doubles_order": "sixes_high"}}
+    assert ai.decide("mia", sixes, "ref:from11").name == "challenge"  # sixes_high: 22 > 11
+
+
+def test_mythic_other_bidders():
+    from bot.games.mythical_dice import bag_types
+
+    types = bag_types()
+    # every face of a Minotaur beats more of the bag than a red die's, a red's more than a purple's
+    wins = {k: ref_mythic.expected_wins(k, types, 2) for k in ("minotaur", "red", "yellow", "purple")}
+    assert wins["minotaur"] > wins["red"] > wins["yellow"] > wins["purple"] > 0
+    assert ref_mythic.bid_for("expected", ["red", "minotaur", "gray"], types, 3) == 1  # 0.57 + 0.61 + 0.14
+    assert ref_mythic.bid_for("expected", ["red", "minotaur", "griffin"], types, 3) == 2
+    assert ref_mythic.bid_for("zero", ["yellow", "gray", "purple"], types, 3) == 0
+    assert ref_mythic.bid_for("zero", ["yellow", "red"], types, 3) == 1  # not weak: as sensible
+    assert ref_mythic.bid_for("sensible", ["yellow", "gray"], types, 3) == 0
+    assert ref_mythic.bid_for("specials", ["griffin", "yellow"], types, 3) == 2  # 1.5 rounded up
+    assert ref_mythic.bid_for("specials", ["mermaid", "griffin", "red"], types, 3) == 3
 
 
 def test_mythic_bids_strong_dice_and_plays_to_its_bid():

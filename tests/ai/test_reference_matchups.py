@@ -67,6 +67,18 @@ def test_the_matrix_covers_every_game_and_count():
             } <= labels
     assert any(m.levels == ("hard", "ref:always_mia") and m.target == 0.90 for m in cells)
     assert any(m.levels == ("hard", "ref:claim62") for m in cells)
+    # every level against every reference player: Mythical Dice in three seats, the others heads-up
+    from bot.ai import reference
+
+    for game in am.GAMES:
+        n = 3 if game == "mythic" else 2
+        for kind in reference.kinds(game):
+            for level in ("easy", "normal", "hard"):
+                assert any(m.game == game and m.levels == (level, *[f"ref:{kind}"] * (n - 1)) for m in cells)
+    assert any(m.levels == ("hard", "ref:mia_lie") and m.target == 0.55 for m in cells)
+    assert any(m.levels == ("normal", "ref:from62") and m.target == 0.45 for m in cells)
+    assert any(m.levels == ("normal", "ref:zero", "ref:zero") and m.target == 0.36 for m in cells)
+    assert any(m.levels == ("hard", "ref:sensible", "ref:sensible") and m.target == 0.45 for m in cells)
     mythic2 = [m for m in cells if m.game == "mythic" and len(m.levels) == 2]
     assert all(dict(m.options).get("allow_two_players") for m in mythic2)
 

@@ -10,7 +10,9 @@ player it decides from its seat's view alone and draws randomness only from ``rn
 describes each one.
 
 * every game: ``sensible``;
-* Mia: ``rational`` (= ``sensible``), ``always_mia``, ``claim62``;
+* Mia: ``rational`` (= ``sensible``), ``always_mia``, ``claim62``, ``mia_lie``, ``lowest``, ``step2``, ``step3``,
+  ``from<T>`` (challenge from T, every T below Mia);
+* Mythical Dice: ``expected``, ``zero``, ``specials`` (other bidders);
 * Liar's Dice: ``probability`` (= ``sensible``).
 """
 

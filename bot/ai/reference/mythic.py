@@ -16,6 +16,14 @@ short" play did better within the noise: ``normal`` (exact P(win) per die and a 
 is simply the stronger player here. ``CHEAP_FOLLOW`` (ai-mythic) against two of the player
 without it: 0.356 [0.319, 0.395] over 600 games (margin +5 points a game; small, kept because it
 is the sensible play); lower red bid weights (0.6; 0.5 with yellow 0.25) did worse (0.31-0.32).
+
+Other bidders (issue 31), each playing as ``sensible`` does:
+
+* ``expected``: bids its expected tricks, the sum over its dice of P(win) (rounded), P(win) being the chance
+  that each face of the die beats one random face of the full bag per other player (ties counted half,
+  the players still to roll ignored otherwise);
+* ``zero``: bids zero with a weak hand (no special and no red die), else as ``sensible``;
+* ``specials``: bids high: one per special and red die, half a trick per yellow, rounded up.
 """
 
 from __future__ import annotations
@@ -25,9 +33,12 @@ from typing import Any
 
 from bot.ai.reference._base import make_choose
 from bot.games.base import Action
-from bot.games.mythical_dice import FLAG, SPECIALS, bag_types
+from bot.games.mythical_dice import FACES, FLAG, SPECIALS, bag_types
 
-KINDS = ("sensible",)
+#: other simple bidders (issue 31); all play as ``sensible`` does
+KINDS = ("sensible", "expected", "zero", "specials")
+#: ``specials``' bid weights: it bids high on a hand with specials (and counts a yellow as half a trick)
+SPECIALS_WEIGHT = {"minotaur": 1.0, "griffin": 1.0, "mermaid": 1.0, "red": 1.0, "yellow": 0.5}
 BID_WEIGHT = {"minotaur": 1.0, "griffin": 1.0, "mermaid": 1.0, "red": 1.0}
 #: weakest first: the order in which it keeps / throws away dice
 STRENGTH = ("purple", "gray", "yellow", "red", "mermaid", "griffin", "minotaur")
@@ -48,11 +59,46 @@ def can_beat(kind: str, faces: Sequence[str]) -> bool:
     return not numbers or HIGHEST_NUMBER[kind] >= max(numbers)
 
 
+def _strength(face: str) -> int:
+    """A face's strength against a single other face (specials above numbers, flag 0)."""
+    return 8 if face in SPECIALS else (0 if face == FLAG else int(face))
+
+
+def p_beats(face: str, bag: Sequence[str]) -> float:
+    """P(``face`` beats one face of a random die of ``bag``), ties half (the special cycle exactly)."""
+    total = 0.0
+    for kind in bag:
+        for other in FACES[kind]:
+            if face in SPECIALS and other in SPECIALS:
+                total += 0.5 if face == other else float(BEATEN_BY[other] == face)
+            else:
+                a, b = _strength(face), _strength(other)
+                total += 1.0 if a > b else 0.5 if a == b and a > 0 else 0.0
+    return total / (6 * len(bag))
+
+
+def expected_wins(kind: str, bag: Sequence[str], others: int) -> float:
+    """``expected``'s P(win) of a die: each face against ``others`` independent random faces."""
+    return sum(p_beats(face, bag) ** others for face in FACES[kind]) / 6
+
+
+def bid_for(kind: str, dice: Sequence[str], bag: Sequence[str], players: int) -> int:
+    if kind == "expected":
+        return round(sum(expected_wins(d, bag, max(1, players - 1)) for d in dice))
+    if kind == "specials":
+        return -int(-sum(SPECIALS_WEIGHT.get(d, 0.0) for d in dice) // 1)
+    if kind == "zero" and not any(d in SPECIALS or d == "red" for d in dice):
+        return 0
+    return round(sum(BID_WEIGHT.get(d, 0.0) for d in dice))
+
+
 def _decide(view: Mapping[str, Any], kind: str, rng: Any, actions: list[Action]) -> Action:
     types = bag_types((view.get("options") or {}).get("dice_set", "standard"))
     if all(a.name == "bid" for a in actions):
         bids = sorted(int(a.args[0]) for a in actions)
-        want = round(sum(BID_WEIGHT.get(d["type"], 0.0) for d in view.get("your_dice") or []))
+        dice = [str(d["type"]) for d in view.get("your_dice") or []]
+        players = sum(1 for a in view.get("active") or () if a) or len(view.get("bids") or ()) or 3
+        want = bid_for(kind, dice, types, players)
         return Action("bid", (min(max(want, bids[0]), bids[-1]),))
     plays = sorted((a for a in actions if a.name == "play"), key=lambda a: STRENGTH.index(types[int(a.args[0])]))
     if not plays:
