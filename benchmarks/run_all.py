@@ -1,5 +1,6 @@
 """Every benchmark in turn, each in a process of its own: engines, tables, postgres, clickpath, render, restart,
-memory, jsonlib, discord_cost, pig_solver, ratings, chart (postgres says "skipped" without a PostgreSQL server).
+memory, jsonlib, discord_cost, pig_solver, ratings, chart, tournament_picture (postgres says "skipped" without a
+PostgreSQL server).
 
 .venv/bin/python -m benchmarks.run_all --quick    # 105 s wall, 89 s CPU (2 cores, load 2.0-3.7, commit 814aefe)
 .venv/bin/python -m benchmarks.run_all            # never timed as one run; its areas, timed alone, take 30+ min
@@ -34,6 +35,7 @@ AREAS = [
     "pig_solver",
     "ratings",
     "chart",
+    "tournament_picture",
 ]
 
 

@@ -89,7 +89,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         self._run_dispatcher = run_dispatcher
         self.computers = Computers(self, bot_delay, auto_bots)
         self.presenter = presenter or NullPresenter()
-        self.retention = Retention(store, clock, retention_days(retention), owned=self._owned("guild_id"))
+        self.retention = Retention(store, clock, retention_days(retention), owned=self.owned("guild_id"))
         self.watchers = Watchers()  # told of each table's end (the tournaments); see port.TableWatcher
 
     @property
@@ -119,7 +119,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         await self.server_settings.load_languages()
         await upgrade(self.store, self.dice, self.clock())
         with restore.gc_paused():
-            for table, turn_began in await restore.open_tables(self.store, self._owned("g.guild_id"), self.dice):
+            for table, turn_began in await restore.open_tables(self.store, self.owned("g.guild_id"), self.dice):
                 self._index(table)
                 self.deadlines.rearm(table, turn_began)
         if self._run_dispatcher:
@@ -132,7 +132,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
 
     async def owed_ends(self) -> list[Table]:
         """This process's finished tables whose end message is still owed (``bot.tables.restore.owed_ends``)."""
-        return await restore.owed_ends(self.store, self._owned("g.guild_id"), self.dice)
+        return await restore.owed_ends(self.store, self.owned("g.guild_id"), self.dice)
 
     async def stop(self) -> None:
         """Stop firing deadlines and wait for in-flight actions to finish."""
@@ -152,7 +152,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         self._drop(table)
         return False
 
-    def _owned(self, column: str) -> str | None:
+    def owned(self, column: str) -> str | None:
         """The SQL condition on ``column`` (a guild id) for this process's guilds; None when it owns them all."""
         return None if self.shards.everything else self.shards.sql(column)
 

@@ -23,8 +23,9 @@ Lifecycle
 - A table's outcome is its game's ``results`` (rated like any game). A player who never acted and forfeited by the
   table's own turn deadline (``MAX_TIMEOUTS`` timeouts, ``bot.tables.deadlines``) is a no-show. A table cancelled by
   the tournament's host (or an admin; anyone else is refused, ``tournament_only_host``, through the watcher's
-  ``may_cancel``), or closed any other way, is a no-contest: all its players share place 1 (nobody is eliminated by
-  it; in a Swiss each scores as a draw). A withdrawn or removed player's running table is forfeited for them.
+  ``may_cancel``), or closed any other way, is a no-contest: all its players share place 1 (in a Swiss or a round
+  robin each scores as a draw; in a knockout the better seed goes on, as docs/TOURNAMENTS.md says). A withdrawn or
+  removed player's running table is forfeited for them.
 - Restart: ``start_up`` (after ``TableService.start``, once the venue can open threads) calls ``advance`` for every
   running tournament, so a table that finished while the bot was down counts, a round owed opens, an unannounced
   round is announced. Opening is idempotent: a table with a game id is never opened again (a lobby left by a crash
@@ -379,7 +380,8 @@ class TournamentService:
 
     async def start_up(self) -> None:
         """After a restart: bring every running tournament forward (tables that ended while down, rounds owed)."""
-        for tid in await store_t.open_ids(self.store):
+        # this process's shards only: another process owns (and opens the tables of) the other servers' tournaments
+        for tid in await store_t.open_ids(self.store, self.tables.owned("guild_id")):
             try:
                 await self.advance(tid)
             except Exception:  # one tournament's trouble must not stop the others

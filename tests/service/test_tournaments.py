@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.games.dice import SeededDice
+from bot.shards import parse
 from bot.store import open_store
 from bot.store import tournaments as store_t
 from bot.tables import Seat, TableError, TableService
@@ -597,3 +598,31 @@ async def test_a_table_end_does_not_wait_for_the_next_round_to_open(database):
     finally:
         gate.set()  # a failed check must not leave stop() waiting on the thread
         await close(tables)
+
+
+async def test_start_up_brings_forward_only_the_tournaments_of_this_process_s_shards(database, monkeypatch):
+    """Two processes share the store: the one serving shard 0 of 2 never advances (nor opens tables for) a
+    tournament on a server of shard 1; the one serving every shard advances both."""
+    even, odd = 2 << 22, 3 << 22  # shard_of: 0 and 1 of 2
+    tables, service = await services(database, Venue())
+    for n, guild in enumerate((even, odd)):
+        await service.create(guild, CHANNEL + n, ALICE, "pig", Plan("swiss", 2, 1), options={"target": 20})
+    ids = {guild: (await service.in_channel(CHANNEL + n)).id for n, guild in enumerate((even, odd))}  # type: ignore[union-attr]
+    await close(tables)
+
+    for shards, expected in ((parse("0", 2), [ids[even]]), (None, [ids[even], ids[odd]])):
+        store = await open_store(database)
+        tables = TableService(store, SeededDice(3), clock=Clock(), run_dispatcher=False, auto_bots=False, shards=shards)
+        await tables.start()
+        service = TournamentService(store, tables, Venue(), clock=tables.clock)
+        advanced: list[int] = []
+
+        async def advance(tid: int, advanced: list[int] = advanced) -> None:
+            advanced.append(tid)
+
+        monkeypatch.setattr(service, "advance", advance)
+        try:
+            await service.start_up()
+            assert advanced == expected
+        finally:
+            await close(tables)
