@@ -36,7 +36,7 @@ from bot.tables import TableError
 from bot.translator import key_for
 from cogs.utils.components import COLOURS, MAX_CHOICES, MAX_LABEL, V2_TEXT, Blocks
 from cogs.utils.games import game_choices
-from cogs.utils.replies import answer_error, locale_of, send_ephemeral
+from cogs.utils.replies import answer_error, anywhere, locale_of, send_ephemeral
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -387,6 +387,7 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description=t("cmd.help"))
     @app_commands.describe(game=t("cmd.help_game"))
     @app_commands.choices(game=game_choices(named=True))
+    @anywhere
     async def help_command(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
     ) -> None:

@@ -33,7 +33,7 @@ from bot.store.history import GameRecord
 from bot.verify import mismatch_text, verify_export
 from cogs.utils.components import Blocks, button_label, rows_of
 from cogs.utils.games import game_choices
-from cogs.utils.replies import answer_error, guild_of, locale_of, send_ephemeral, within_deadline
+from cogs.utils.replies import answer_error, anywhere, guild_of, locale_of, send_ephemeral, within_deadline
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -339,7 +339,7 @@ class History(commands.Cog):
     @app_commands.command(name="history", description=t("history.cmd_history"))
     @app_commands.describe(member=t("history.cmd_history_member"), game=t("history.cmd_history_game"))
     @app_commands.choices(game=game_choices())
-    @app_commands.guild_only()
+    @anywhere
     async def history(
         self, interaction: discord.Interaction, member: discord.User | None = None, game: str | None = None
     ) -> None:

@@ -29,7 +29,7 @@ from bot.store.ratings import PROVISIONAL_GAMES, Entry, Season, SeasonRefused
 from cogs.achievements import stats_line as achievements_line
 from cogs.utils.components import MAX_CHOICES, button_label
 from cogs.utils.games import game_choices
-from cogs.utils.replies import AnswersErrors, guild_of, locale_of, send_ephemeral, within_deadline
+from cogs.utils.replies import AnswersErrors, anywhere, guild_of, locale_of, send_ephemeral, within_deadline
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -458,7 +458,7 @@ class Stats(AnswersErrors, commands.Cog):
     @app_commands.command(name="stats", description=t("cmd.stats"))
     @app_commands.describe(member=t("cmd.stats_member"), game=t("rating.cmd_stats_game"))
     @app_commands.choices(game=game_choices())
-    @app_commands.guild_only()
+    @anywhere
     async def stats(
         self, interaction: discord.Interaction, member: discord.User | None = None, game: str | None = None
     ) -> None:

@@ -51,6 +51,7 @@ from cogs.utils.replies import (
     DEFER_AFTER,
     AnswersErrors,
     answer_error,
+    anywhere,
     channel_of,
     locale_of,
     note_locale,
@@ -68,7 +69,7 @@ LOBBY_TOOLS = ("addbot:", "kick:", "host:")
 OPTIONS = f"{options_form.ACTION}:"  # the lobby's ⚙ Options: options:<page>
 
 
-@app_commands.guild_only()
+@anywhere
 class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_description=t("cmd.game")):
     """The table surface every game shares; the bot's ``table_ui`` (``bot.surface.TableSurface``)."""
 

@@ -21,6 +21,7 @@ from cogs.utils.components import COLOURS, MAX_CHOICES, table_message, text_mess
 from cogs.utils.rematch import post_table
 from cogs.utils.replies import (
     AnswersErrors,
+    anywhere,
     channel_of,
     locale_of,
     note_locale,
@@ -55,7 +56,7 @@ def find_seat(table: Table, text: str) -> int:
     raise TableError("no_such_player", name=text[:50])
 
 
-@app_commands.guild_only()
+@anywhere
 class GameCog(AnswersErrors, commands.GroupCog):
     """A game's command group. Its commands' refusals (TableError, IllegalMove) simply propagate: the one error
     path (``AnswersErrors``) answers them privately, in this game's words."""

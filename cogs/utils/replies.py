@@ -22,6 +22,22 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 DEFER_AFTER = 2.0  # seconds; Discord drops an interaction not answered within 3
+F = TypeVar("F")
+
+
+def anywhere(command: F) -> F:
+    """Installable to a server and to a player's account (issue 29), usable in servers and group DMs (a bot DM
+    has no table to play at). Where the app is only user-installed the table lives on the interaction's message
+    (``cogs.utils.interaction_transport``)."""
+    command = app_commands.allowed_installs(guilds=True, users=True)(command)
+    return app_commands.allowed_contexts(guilds=True, dms=False, private_channels=True)(command)
+
+
+def server_only(command: F) -> F:
+    """Installed to servers only and used in servers only: an admin's commands (Manage Server), never offered to a
+    user install or in a group DM."""
+    command = app_commands.allowed_installs(guilds=True, users=False)(command)
+    return app_commands.guild_only()(command)
 
 
 def locale_of(interaction: discord.Interaction) -> str:
@@ -61,9 +77,12 @@ def channel_of(interaction: discord.Interaction) -> int:
 
 
 def guild_of(interaction: discord.Interaction) -> int:
-    """The server's id, for guild-only commands (Discord never sends those without one)."""
-    assert interaction.guild_id is not None, "a guild-only command came without a guild"
-    return interaction.guild_id
+    """The scope a table, its results and its board belong to: the server's id; in a group DM (no server) the group
+    DM's channel id, so a group DM has its own small board (snowflakes never collide across kinds)."""
+    if interaction.guild_id is not None:
+        return interaction.guild_id
+    assert interaction.channel_id is not None, "a command came with neither a server nor a channel"
+    return interaction.channel_id
 
 
 async def send_ephemeral(interaction: discord.Interaction, content: str | None = None, **kwargs: Any) -> None:
