@@ -95,18 +95,60 @@ Behaviour worth knowing:
   shard 0. ``add_guild(shard=(i, N))`` gives an id on shard i; ``shard_of``, ``shard_connection``,
   ``wait_for_shard`` find who serves what. Bots in other processes: ``python -m tests.fakediscord.bot_process``.
 
+User installs (issue 29; facts and sources in ``tests/fakediscord/installs.py``, examples in
+``tests/test_fakediscord_user_install.py``):
+
+* The app: ``FakeDiscord(install_types=(0, 1))`` (the default: the Developer Portal allows guild and user installs;
+  ``(0,)``: servers only, and a sync declaring user install gets 400/50035). ``fake.app_install_types``.
+* Commands: the sync stores ``integration_types`` and ``contexts``; absent or null (discord.py sends null without
+  ``allowed_installs``/``allowed_contexts``) they become the app's install types and ``[0, 1, 2]`` (minus 1 with
+  ``dm_permission: false``); guild commands ``[0]``/``[0]``. ``fake.slash``/``autocomplete`` raise
+  :class:`CommandUnavailable` where the client would not offer the command: context not declared, or no install
+  authorizes it there (``check_permissions=False`` skips this, to forge).
+* A user install: ``fake.add_user("alice", guild=..., app_installed=True)`` or ``fake.install_app(user)``
+  (``installed=False`` removes it).
+* A group DM: ``gdm = fake.add_group_dm([alice, bob], "friends")`` (type 3, recipients; the bot is not in it);
+  ``fake.slash(alice, gdm, "liar", "start")`` → context 2, no guild_id/member, ``user``, ``channel`` with
+  recipients, ``authorizing_integration_owners`` ``{"1": alice.id}``, ``app_permissions`` 180224.
+  ``fake.post_message(bob, gdm, "hi")`` records chat there (the bot hears nothing).
+* A server without the bot: ``fake.add_guild("Elsewhere", bot_member=False)`` (members via ``add_user(guild=)``):
+  no READY/GUILD_CREATE; interactions carry ``guild_id``, context 0, a partial channel, the member, owners
+  ``{"1": user}``. ``announce_guild(guild)`` adds the bot later. In a server with the bot an installed user's
+  interactions carry both ``"0"`` and ``"1"``; components carry the owners of the interaction that made the message
+  (``record.owners``, ``record.context``, ``record.user_install_only``).
+* The bot token there: every ``/channels/{id}…`` and ``/guilds/{id}…`` call answers 403/50001 Missing Access
+  (``fake.bot_can_access(channel)``); these calls are in ``problems()``. DMs keep the usual rules.
+* Time: ``fake.clock`` is the test clock (epoch seconds; snowflakes carry it, so ``interaction.created_at`` agrees);
+  ``fake.clock.advance(901)`` ages every token past 15 minutes: follow-ups, ``@original`` GET/PATCH/DELETE then get
+  401/50027 (``record.token_valid``, ``record.token_expires_at``, ``record.issued_at``). Give the bot the same clock
+  (``bot.tables.clock = fake.clock``). A jump also counts against the initial-callback deadline
+  (``interaction_deadline``; set it to 3.0 for Discord's 3 s). A click on the bot's message gets a fresh token and
+  callback 7 edits that message whatever the age of the message's own interaction.
+* Follow-ups: at most 5 accepted ``POST /webhooks/{app}/{token}`` per interaction whose owners hold only ``"1"``
+  (the one filling a deferred reply counts); the 6th gets 400/40094.
+* Reading a group DM: ``fake.channel_messages(gdm)`` (shared messages), ``fake.visible_messages(gdm, user)``
+  (shared ones plus that user's ephemerals).
+
 discord.py gotchas for tests: set ``guild_ready_timeout=0.1`` (default 2 s before ``on_ready``); for
 ``AutoShardedBot`` replace ``before_identify_hook`` with a no-op (it sleeps 5 s before every non-initial
 IDENTIFY); a ``View`` with a timeout keeps a task pending after ``bot.close()`` — check ``leftover_tasks()``.
 """
 
 from .commands import OPTION_TYPES, Option
+from .installs import (
+    BOT_DM_APP_PERMISSIONS,
+    FOLLOWUP_LIMIT_CODE,
+    MAX_USER_INSTALL_FOLLOWUPS,
+    PRIVATE_CHANNEL_APP_PERMISSIONS,
+    FakeClock,
+)
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
     EPHEMERAL,
     IS_COMPONENTS_V2,
     LOADING,
+    TOKEN_LIFETIME,
     V2_TYPES,
     CallbackRecord,
     CommandUnavailable,
@@ -136,14 +178,19 @@ from .runner import BotStartError, handlers_done, leftover_tasks, run_bot, start
 from .server import ClientPatch, FakeDiscord
 
 __all__ = [
+    "BOT_DM_APP_PERMISSIONS",
     "DEFAULT_BOT_PERMISSIONS",
     "DEFAULT_MEMBER_PERMISSIONS",
     "EPHEMERAL",
+    "FOLLOWUP_LIMIT_CODE",
     "IS_COMPONENTS_V2",
     "LOADING",
+    "MAX_USER_INSTALL_FOLLOWUPS",
     "MAX_V2_COMPONENTS",
     "MAX_V2_TEXT",
     "OPTION_TYPES",
+    "PRIVATE_CHANNEL_APP_PERMISSIONS",
+    "TOKEN_LIFETIME",
     "V2_TYPES",
     "BotStartError",
     "CallbackRecord",
@@ -151,6 +198,7 @@ __all__ = [
     "CommandUnavailable",
     "ComponentUnavailable",
     "FakeChannel",
+    "FakeClock",
     "FakeDiscord",
     "FakeDiscordError",
     "FakeGuild",

@@ -151,7 +151,7 @@ class GatewayConnection:
             session_id=uuid.uuid4().hex, shard_id=int(shard_id), shard_count=int(shard_count), intents=intents
         )
         fake._sessions[self.session.session_id] = self.session
-        guilds = [g for g in fake.guilds.values() if self.session.covers(g.id)]
+        guilds = [g for g in fake.guilds.values() if g.bot_member and self.session.covers(g.id)]
         ready: dict[str, Any] = {
             "v": 10,
             "user": fake.bot_user.payload(),

@@ -25,6 +25,7 @@ __all__ = [
     "EPHEMERAL",
     "LOADING",
     "IS_COMPONENTS_V2",
+    "TOKEN_LIFETIME",
     "DEFAULT_MEMBER_PERMISSIONS",
     "DEFAULT_BOT_PERMISSIONS",
     "FakeDiscordError",
@@ -60,6 +61,7 @@ DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 IS_COMPONENTS_V2 = 1 << 15
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token serves follow-ups and @original edits (Discord's docs)
 
 #: What an ordinary member may do in a text channel (no Manage Server, no Administrator).
 DEFAULT_MEMBER_PERMISSIONS: int = discord.Permissions(
@@ -117,11 +119,12 @@ def utcnow_iso() -> str:
 class SnowflakeFactory:
     """Generates strictly increasing, time-based Discord snowflakes."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._last = 0
+        self.clock = clock  # seconds since the epoch: the fake's test clock (tests/fakediscord/installs.py)
 
     def __call__(self) -> int:
-        candidate = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        candidate = (int(self.clock() * 1000) - DISCORD_EPOCH_MS) << 22
         if candidate <= self._last:
             candidate = self._last + 1
         self._last = candidate
@@ -147,7 +150,8 @@ class SnowflakeFactory:
 
 @dataclass(eq=False)
 class FakeUser:
-    """A Discord user. ``dms_open=False`` makes DMs to them fail with 403/50007."""
+    """A Discord user. ``dms_open=False`` makes DMs to them fail with 403/50007; ``app_installed``: they installed
+    the app to their account (a user install: its commands follow them into group DMs and other servers)."""
 
     id: int
     name: str
@@ -156,6 +160,7 @@ class FakeUser:
     dms_open: bool = True
     locale: str = "en-US"
     dm_channel: FakeChannel | None = None
+    app_installed: bool = False
 
     @property
     def mention(self) -> str:
@@ -219,8 +224,9 @@ THREAD_TYPES = frozenset({10, 11, 12})  # announcement, public and private threa
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (type 0), a DM channel (type 1, ``recipient`` set) or a thread (type 11 public, 12
-    private: ``parent_id`` its text channel, ``owner_id`` who started it)."""
+    """A guild text channel (type 0), a DM channel (type 1, ``recipient`` set), a group DM (type 3, ``recipients``,
+    ``owner_id``; the bot is never in one) or a thread (type 11 public, 12 private: ``parent_id`` its text channel,
+    ``owner_id`` who started it)."""
 
     id: int
     name: str
@@ -235,10 +241,15 @@ class FakeChannel:
     auto_archive_duration: int = 1440
     created_at: str = field(default_factory=utcnow_iso)
     archived_at: str = field(default_factory=utcnow_iso)
+    recipients: list[FakeUser] = field(default_factory=list)  # a group DM's members
 
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_group_dm(self) -> bool:
+        return self.type == 3
 
     @property
     def is_thread(self) -> bool:
@@ -258,6 +269,17 @@ class FakeChannel:
                 "recipients": [self.recipient.payload()],
                 "flags": 0,
             }
+        if self.is_group_dm:  # resources/channel.mdx "Example Group DM Channel"
+            return {
+                "id": str(self.id),
+                "type": 3,
+                "name": self.name,
+                "icon": None,
+                "owner_id": str(self.owner_id) if self.owner_id is not None else None,
+                "recipients": [u.payload() for u in self.recipients],
+                "last_message_id": None,
+                "flags": 0,
+            }
         if self.is_thread:
             return self.thread_payload()
         return {
@@ -274,6 +296,13 @@ class FakeChannel:
             "rate_limit_per_user": 0,
             "flags": 0,
         }
+
+    def partial_payload(self) -> dict[str, Any]:
+        """The partial channel of an interaction (receiving-and-responding.mdx: id, name, type, permissions,
+        last_message_id, nsfw, parent_id, guild_id, flags, rate_limit_per_user, topic, position; no overwrites)."""
+        data = self.payload()
+        data.pop("permission_overwrites", None)
+        return data
 
     def thread_payload(self) -> dict[str, Any]:
         """A thread channel object as Discord sends it (resources/channel.mdx: thread_metadata, counts)."""
@@ -306,7 +335,8 @@ class FakeChannel:
 
 @dataclass(eq=False)
 class FakeGuild:
-    """A guild with text channels and members. The bot is always a member (with ``bot_permissions``)."""
+    """A guild with text channels and members. The bot is a member (with ``bot_permissions``) unless
+    ``bot_member`` is False: a server that never added the bot, reachable only through user installs."""
 
     id: int
     name: str
@@ -316,6 +346,7 @@ class FakeGuild:
     bot_permissions: int = DEFAULT_BOT_PERMISSIONS
     everyone_permissions: int = DEFAULT_MEMBER_PERMISSIONS
     joined_at: str = field(default_factory=utcnow_iso)
+    bot_member: bool = True
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
     threads: dict[int, FakeChannel] = field(default_factory=dict)  # every thread started in the guild, in order
@@ -755,6 +786,9 @@ class InteractionRecord:
         self.modal: dict[str, Any] | None = None
         self.expired = False  # token invalidated (simulated 15 min expiry); webhooks then get 401/50027
         self.webhook_errors: list[RestCall] = []
+        self.issued_at: float | None = None  # the fake's test clock at dispatch (fake.clock): the token's age
+        self.clock_offset_at_dispatch = 0.0  # fake.clock.offset then: a jump of the clock counts for the 3 s rule
+        self.followup_posts = 0  # accepted POST /webhooks/{app}/{token} (the user-install limit counts them)
 
     # -- acknowledgement -------------------------------------------------------------------------------------------
     @property
@@ -793,6 +827,33 @@ class InteractionRecord:
     @property
     def reply(self) -> Reply:
         return Reply(self)
+
+    @property
+    def context(self) -> int | None:
+        """The interaction's ``context``: 0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL (a group DM)."""
+        value = self.payload.get("context")
+        return None if value is None else int(value)
+
+    @property
+    def owners(self) -> dict[str, str]:
+        """``authorizing_integration_owners`` as sent: ``{"0": guild_id}`` guild install, ``{"1": user_id}`` user."""
+        return dict(self.payload.get("authorizing_integration_owners") or {})
+
+    @property
+    def user_install_only(self) -> bool:
+        """Only a user install authorized it (a place without the bot): at most 5 follow-ups."""
+        return set(self.owners) == {"1"}
+
+    @property
+    def token_expires_at(self) -> float | None:
+        """When the token ends on the fake's test clock (15 minutes after dispatch)."""
+        return None if self.issued_at is None else self.issued_at + TOKEN_LIFETIME
+
+    @property
+    def token_valid(self) -> bool:
+        """Follow-ups and @original edits with this token would be accepted now."""
+        end = self.token_expires_at
+        return not self.expired and (end is None or self._fake.clock() < end)
 
     def expire(self) -> None:
         """Simulate the 15-minute token expiry: later webhook calls with this token get 401 code 50027."""

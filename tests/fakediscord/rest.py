@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .ids import IdChecks
+from .installs import FOLLOWUP_LIMIT_CODE, MAX_USER_INSTALL_FOLLOWUPS, unsupported_installs
 from .modals import modal_errors
 from .models import (
     EPHEMERAL,
@@ -515,6 +516,8 @@ def _make_middleware(fake: FakeDiscord) -> Any:
                 response: web.StreamResponse = discord_error(404, 0, f"404: Not Found ({request.method} {path})")
             elif call.kind == "bot" and not fake._authorized(request.headers.get("Authorization")):
                 response = discord_error(401, 0, "401: Unauthorized")
+            elif call.kind == "bot" and _out_of_reach(fake, request):
+                response = discord_error(403, 50001, "Missing Access")
             elif (fault := fake._fault_for(call)) is not None:
                 if fault.lost:  # carried out, then the connection closed before the answer
                     await handler(request)
@@ -539,6 +542,22 @@ def _make_middleware(fake: FakeDiscord) -> Any:
 # --------------------------------------------------------------------------------------------------------------------
 # Handlers
 # --------------------------------------------------------------------------------------------------------------------
+
+
+def _out_of_reach(fake: FakeDiscord, request: web.Request) -> bool:
+    """A bot-token call about a group DM or a server without the bot (or one of its channels): Discord answers
+    403/50001 Missing Access; the app reaches such places only through interactions."""
+    info = request.match_info
+    raw = info.get("channel_id")
+    if raw is not None and raw.isdigit():
+        channel = fake.channels.get(int(raw))
+        if channel is not None and not fake.bot_can_access(channel):
+            return True
+    raw = info.get("guild_id")
+    if raw is not None and raw.isdigit():
+        guild = fake.guilds.get(int(raw))
+        return guild is not None and not guild.bot_member
+    return False
 
 
 def _int(request: web.Request, key: str) -> int:
@@ -673,7 +692,7 @@ class RestApi:
             return discord_error(403, 50001, "Missing Access")
         if "guild_id" in request.match_info:
             gid = _int(request, "guild_id")
-            if gid not in self.fake.guilds:
+            if gid not in self.fake.guilds or not self.fake.guilds[gid].bot_member:
                 return discord_error(403, 50001, "Missing Access")
             return gid
         return None
@@ -691,12 +710,36 @@ class RestApi:
         body = request[BODY]
         if not isinstance(body, list):
             return discord_error(400, 50035, "Invalid Form Body")
+        refused = self._install_refusal(body)
+        if refused is not None:
+            return refused
         return json_response(self.fake._store_commands(scope, body, overwrite=True))
+
+    def _install_refusal(self, commands: list[Any]) -> web.Response | None:
+        """A command declaring an installation type the app does not support (FakeDiscord(install_types=...)):
+        400/50035 (the docs give no inner code: the fake names it)."""
+        errors: dict[str, Any] = {}
+        for i, cmd in enumerate(commands):
+            bad = unsupported_installs(cmd, self.fake.app_install_types) if isinstance(cmd, dict) else []
+            if bad:
+                _merge(
+                    errors,
+                    _field_error(
+                        f"{i}.integration_types",
+                        "APPLICATION_COMMAND_INTEGRATION_TYPE_NOT_SUPPORTED",
+                        f"The application does not support installation type(s) {bad} "
+                        f"(supported: {sorted(self.fake.app_install_types)})",
+                    ),
+                )
+        return discord_error(400, 50035, "Invalid Form Body", errors) if errors else None
 
     async def upsert_command(self, request: web.Request) -> web.Response:
         scope = self._command_scope(request)
         if isinstance(scope, web.Response):
             return scope
+        refused = self._install_refusal([request[BODY]])
+        if refused is not None:
+            return refused
         return json_response(self.fake._store_commands(scope, [request[BODY]], overwrite=False)[0])
 
     def _find_command(self, request: web.Request) -> tuple[int | None, dict[str, Any]] | web.Response:
@@ -974,7 +1017,8 @@ class RestApi:
         if rec.acknowledged:
             return reject(400, 40060, "Interaction has already been acknowledged.")
         dispatched = rec.dispatched_at if rec.dispatched_at is not None else now
-        if rec.expired or now - dispatched > fake.interaction_deadline:
+        jumped = fake.clock.offset - rec.clock_offset_at_dispatch  # the test clock moved on meanwhile
+        if rec.expired or now - dispatched + jumped > fake.interaction_deadline:
             return reject(404, 10062, "Unknown interaction")
         allowed = ALLOWED_CALLBACKS.get(rec.type, set())
         if ctype in (6, 7) and rec.type == 5 and rec.component_message is None:
@@ -1033,7 +1077,7 @@ class RestApi:
         rec = self.fake._interactions_by_token.get(request.match_info["token"])
         if rec is None:
             return discord_error(404, 10015, "Unknown Webhook")
-        if rec.expired:
+        if not rec.token_valid:  # expire(), or 15 minutes on the test clock (fake.clock)
             return discord_error(401, 50027, "Invalid Webhook Token")
         return rec
 
@@ -1058,6 +1102,12 @@ class RestApi:
             return rec
         if not rec.acknowledged:
             return discord_error(404, 10015, "Unknown Webhook")  # follow-up before the initial response
+        if rec.user_install_only and rec.followup_posts >= MAX_USER_INSTALL_FOLLOWUPS:
+            # Create Followup Message: 5 per interaction when only USER_INSTALL authorized it. The fake counts every
+            # accepted POST, the one that fills a deferred reply too (the docs do not say; the stricter reading)
+            return discord_error(
+                400, FOLLOWUP_LIMIT_CODE, "This interaction has hit the maximum number of follow up messages"
+            )
         body: dict[str, Any] = request[BODY]
         errors = self._validate(body, request, creating=True)
         if errors:
@@ -1073,6 +1123,7 @@ class RestApi:
             message = original
         else:
             message = fake._create_followup(rec, body, request[FILES])
+        rec.followup_posts += 1
         if request.query.get("wait") in ("1", "true", "True"):
             return json_response(message.payload(fake.application_id))
         return no_content()

@@ -27,6 +27,17 @@ from .gateway import (
     GatewayConnection,
     GatewaySession,
 )
+from .installs import (
+    BOT_DM_APP_PERMISSIONS,
+    CONTEXT_BOT_DM,
+    CONTEXT_GUILD,
+    CONTEXT_PRIVATE_CHANNEL,
+    PRIVATE_CHANNEL_APP_PERMISSIONS,
+    FakeClock,
+    command_defaults,
+    command_owners,
+    guild_without_bot_app_permissions,
+)
 from .models import (
     _ADMINISTRATOR,
     DEFAULT_BOT_PERMISSIONS,
@@ -134,8 +145,14 @@ class FakeDiscord:
         max_concurrency: int = 16,
         heartbeat_interval_ms: int = 45_000,
         identify_limit: tuple[int, int] = (1000, 999),
+        install_types: Iterable[int] = (0, 1),
     ) -> None:
-        self.snowflake = SnowflakeFactory()
+        # the test clock (tests/fakediscord/installs.py): token ages, the 3 s rule's jumps, snowflake times
+        self.clock = FakeClock()
+        self.snowflake = SnowflakeFactory(self.clock)
+        # the Developer Portal's installation contexts (0 guild, 1 user): the default of a command's
+        # integration_types, and a command declaring another is refused at sync
+        self.app_install_types: set[int] = {int(t) for t in install_types}
         self.token = token
         # Discord answers 404/10062 to a callback more than 3 s after the interaction; the fake allows DEADLINE by
         # default, because on a loaded machine the wall clock between dispatch and answer measures the machine, not
@@ -269,11 +286,15 @@ class FakeDiscord:
         bot_permissions: int | discord.Permissions = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int | discord.Permissions = DEFAULT_MEMBER_PERMISSIONS,
         shard: tuple[int, int] | None = None,
+        bot_member: bool = True,
     ) -> FakeGuild:
         """Add a guild with text channels. Bots that connect afterwards get it in READY/GUILD_CREATE; for a bot
         already connected call ``await fake.announce_guild(guild)``.
 
         ``shard=(shard_id, shard_count)`` picks an id that lands on that shard (``(id >> 22) % count``).
+        ``bot_member=False``: a server that never added the bot: no READY/GUILD_CREATE entry, the bot's token gets
+        403/50001 for its channels and for the guild, and only users who installed the app can use its commands
+        (context 0, ``authorizing_integration_owners`` ``{"1": user}``).
         """
         guild_id = self.snowflake() if shard is None else self.snowflake.on_shard(*shard)
         guild = FakeGuild(
@@ -284,6 +305,7 @@ class FakeDiscord:
             bot_role_id=self.snowflake(),
             bot_permissions=_perm(bot_permissions),
             everyone_permissions=_perm(everyone_permissions),
+            bot_member=bot_member,
         )
         self.guilds[guild.id] = guild
         for ch in channels:
@@ -291,7 +313,9 @@ class FakeDiscord:
         return guild
 
     async def announce_guild(self, guild: FakeGuild) -> None:
-        """Send GUILD_CREATE for ``guild`` to the connected bot (the bot "joins" it: ``on_guild_join``)."""
+        """Send GUILD_CREATE for ``guild`` to the connected bot (the bot "joins" it: ``on_guild_join``); a guild
+        added with ``bot_member=False`` has the bot from now on."""
+        guild.bot_member = True
         conn = await self.wait_for(lambda: self._live_connection(guild.id), DEADLINE, what="a connected bot")
         assert conn.session is not None
         await conn.dispatch("GUILD_CREATE", self._guild_create_payload(guild, conn.session.intents))
@@ -302,6 +326,45 @@ class FakeDiscord:
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
         return channel
+
+    def add_group_dm(
+        self, members: Iterable[FakeUser], name: str | None = None, *, owner: FakeUser | None = None
+    ) -> FakeChannel:
+        """A group DM (channel type 3) of ``members`` (Discord allows 2..10), which the bot is never in: its token
+        gets 403/50001 there; commands work only for members who installed the app (``install_app``), as
+        PRIVATE_CHANNEL (context 2) interactions whose ``channel`` lists the recipients."""
+        people = list(members)
+        if not 1 <= len(people) <= 10:
+            raise FakeDiscordError(f"a group DM has 1..10 members, not {len(people)}")
+        channel = FakeChannel(
+            id=self.snowflake(),
+            name=name if name is not None else ", ".join(u.name for u in people),
+            type=3,
+            recipients=people,
+            owner_id=(owner or people[0]).id,
+        )
+        self.channels[channel.id] = channel
+        return channel
+
+    def install_app(self, user: FakeUser, installed: bool = True) -> FakeUser:
+        """``user`` adds the app to their account (a user install; ``installed=False`` removes it)."""
+        user.app_installed = installed
+        return user
+
+    def bot_can_access(self, channel: FakeChannel) -> bool:
+        """Whether the bot's token reaches ``channel``: its DMs and the channels of servers that added it; never a
+        group DM or a server without it."""
+        if channel.is_group_dm:
+            return False
+        if channel.guild_id is None:
+            return True
+        guild = self.guilds.get(channel.guild_id)
+        return guild is not None and guild.bot_member
+
+    def visible_messages(self, channel: ChannelRef, user: UserRef) -> list[FakeMessage]:
+        """What ``user`` sees in ``channel``: every shared message and only their own ephemerals."""
+        uid = user if isinstance(user, int) else user.id
+        return [m for m in self.channel_messages(channel, include_ephemeral=True) if m.visible_to in (None, uid)]
 
     def threads(self, channel: ChannelRef) -> list[FakeChannel]:
         """The threads started in ``channel``, in order (archived ones too)."""
@@ -373,14 +436,23 @@ class FakeDiscord:
         dms_open: bool = True,
         locale: str = "en-US",
         global_name: str | None = None,
+        app_installed: bool = False,
     ) -> FakeUser:
-        """Add a user, optionally as a member of ``guild`` (one or several) with ``permissions``.
+        """Add a user, optionally as a member of ``guild`` (one or several) with ``permissions``;
+        ``app_installed``: they installed the app to their account (``install_app``).
 
         ``permissions`` are the member's effective permissions; ``None`` = the guild's @everyone permissions.
         Use ``discord.Permissions(manage_guild=True)`` etc. (``|`` it with ``DEFAULT_MEMBER_PERMISSIONS``
         for a normal member who also can manage the server).
         """
-        user = FakeUser(id=self.snowflake(), name=name, global_name=global_name, dms_open=dms_open, locale=locale)
+        user = FakeUser(
+            id=self.snowflake(),
+            name=name,
+            global_name=global_name,
+            dms_open=dms_open,
+            locale=locale,
+            app_installed=app_installed,
+        )
         self.users[user.id] = user
         guilds = [guild] if isinstance(guild, FakeGuild) else list(guild or [])
         for g in guilds:
@@ -796,8 +868,8 @@ class FakeDiscord:
             "bot": self.bot_user.payload(),
             "interactions_endpoint_url": None,
             "install_params": None,
-            "integration_types_config": {"0": {}},
-            "approximate_guild_count": len(self.guilds),
+            "integration_types_config": {str(t): {} for t in sorted(self.app_install_types)},
+            "approximate_guild_count": sum(1 for g in self.guilds.values() if g.bot_member),
         }
 
     # ================================================================================================================
@@ -833,11 +905,10 @@ class FakeDiscord:
                 "default_member_permissions": None,
                 "dm_permission": True,
                 "nsfw": False,
-                "integration_types": [0],
-                "contexts": None,
                 "name_localizations": None,
                 "description_localizations": None,
                 **raw,
+                **command_defaults(raw, scope, self.app_install_types),
                 "id": old["id"] if old else str(self.snowflake()),
                 "application_id": str(self.application_id),
                 "version": str(self.snowflake()),
@@ -911,6 +982,13 @@ class FakeDiscord:
         ``user``, kind ``"user"``) and dispatched as MESSAGE_CREATE to a bot with the GUILD_MESSAGES intent,
         without its content unless the bot has MESSAGE_CONTENT (as Discord does). Returns once it is sent."""
         ch = self._resolve_channel(user, channel)
+        if ch.is_group_dm and user in ch.recipients:  # recorded; the bot is not there to hear it
+            message = FakeMessage(id=self.snowflake(), channel_id=ch.id, guild_id=None, author=user, content=content)
+            message.kind = "user"
+            message.snapshot("create user")
+            self.messages[message.id] = message
+            self._notify()
+            return message
         if ch.guild_id is None or user.id not in self.guilds[ch.guild_id].members:
             raise FakeDiscordError(f"{user!r} cannot post in {ch!r}: not a member of its guild")
         message = FakeMessage(
@@ -928,8 +1006,8 @@ class FakeDiscord:
         """Dispatch a guild message's MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE to the connected bot if its
         session has the GUILD_MESSAGES intent (ephemeral messages and DMs: never). Sent in order, from a task (the
         REST handler that created the message does not wait for the gateway)."""
-        if message.guild_id is None or message.ephemeral:
-            return None
+        if message.guild_id is None or message.ephemeral or not self.guilds[message.guild_id].bot_member:
+            return None  # no gateway events from DMs, ephemerals, or servers without the bot
         conn = self._live_connection(message.guild_id)
         if conn is None or conn.session is None or not conn.session.intents & GUILD_MESSAGES_INTENT:
             return None
@@ -1042,7 +1120,10 @@ class FakeDiscord:
         data: dict[str, Any],
         locale: str | None,
         message: FakeMessage | None = None,
+        owners: Mapping[str, str] | None = None,
     ) -> tuple[int, str, dict[str, Any]]:
+        """The INTERACTION_CREATE payload of ``user`` acting in ``channel``; ``owners``: its
+        ``authorizing_integration_owners`` (default: the guild install, or the bot DM's ``{"0": "0"}``)."""
         iid = self.snowflake()
         token = f"fake-interaction-{iid}-{secrets.token_hex(8)}"
         payload: dict[str, Any] = {
@@ -1061,9 +1142,17 @@ class FakeDiscord:
         if channel.is_dm:
             payload["user"] = user.payload()
             payload["channel"] = channel.payload()
-            payload["context"] = 1
-            payload["authorizing_integration_owners"] = {"0": str(user.id)}
-            payload["app_permissions"] = str(DEFAULT_BOT_PERMISSIONS)
+            payload["context"] = CONTEXT_BOT_DM
+            payload["authorizing_integration_owners"] = dict(owners) if owners is not None else {"0": "0"}
+            payload["app_permissions"] = str(BOT_DM_APP_PERMISSIONS)
+        elif channel.is_group_dm:
+            if user not in channel.recipients:
+                raise FakeDiscordError(f"{user!r} is not in group DM {channel!r}")
+            payload["user"] = user.payload()
+            payload["channel"] = channel.payload()
+            payload["context"] = CONTEXT_PRIVATE_CHANNEL
+            payload["authorizing_integration_owners"] = dict(owners) if owners is not None else {"1": str(user.id)}
+            payload["app_permissions"] = str(PRIVATE_CHANNEL_APP_PERMISSIONS)
         else:
             guild = self.guilds[channel.guild_id]  # type: ignore[index]
             member = guild.members.get(user.id)
@@ -1072,13 +1161,18 @@ class FakeDiscord:
             payload["guild_id"] = str(guild.id)
             payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
             payload["guild_locale"] = guild.locale
-            channel_payload = channel.payload()
+            channel_payload = channel.payload() if guild.bot_member else channel.partial_payload()
             channel_payload["permissions"] = str(member.permissions)
             payload["channel"] = channel_payload
             payload["member"] = member.payload(with_permissions=True)
-            payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-            payload["app_permissions"] = str(guild.bot_permissions | guild.everyone_permissions)
+            payload["context"] = CONTEXT_GUILD
+            default = {"0": str(guild.id)} if guild.bot_member else {"1": str(user.id)}
+            payload["authorizing_integration_owners"] = dict(owners) if owners is not None else default
+            payload["app_permissions"] = str(
+                guild.bot_permissions | guild.everyone_permissions
+                if guild.bot_member
+                else guild_without_bot_app_permissions(member.permissions)
+            )
         if message is not None:
             payload["message"] = message.payload(self.application_id)
         return iid, token, payload
@@ -1091,6 +1185,8 @@ class FakeDiscord:
         self._interactions[rec.id] = rec
         self._interactions_by_token[rec.token] = rec
         rec.dispatched_at = time.monotonic()
+        rec.issued_at = self.clock()
+        rec.clock_offset_at_dispatch = self.clock.offset
         await conn.dispatch("INTERACTION_CREATE", rec.payload)
         self._notify()
         return rec
@@ -1100,8 +1196,26 @@ class FakeDiscord:
             return self._dm_channel(user)
         return channel if isinstance(channel, FakeChannel) else self.channels[channel]
 
+    def _context_of(self, channel: FakeChannel) -> int:
+        if channel.is_dm:
+            return CONTEXT_BOT_DM
+        return CONTEXT_PRIVATE_CHANNEL if channel.is_group_dm else CONTEXT_GUILD
+
+    def _command_owners(self, cmd: dict[str, Any] | None, user: FakeUser, channel: FakeChannel) -> dict[str, str]:
+        """Who authorizes ``user``'s use of ``cmd`` in ``channel`` (CommandUnavailable where the client would not
+        offer it: contexts, installation types, nobody installed the app here)."""
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+        return command_owners(cmd, user=user, channel=channel, guild=guild, context=self._context_of(channel))
+
+    def _message_owners(self, message: FakeMessage | None) -> dict[str, str] | None:
+        """A component's or modal's owners: those of the interaction that made the message (its authorizing user
+        may not be the clicker); a message the bot posted with its token: the guild install."""
+        if message is not None and message.interaction is not None:
+            return message.interaction.owners
+        return None
+
     def _check_command_permissions(self, cmd: dict[str, Any] | None, user: FakeUser, channel: FakeChannel) -> None:
-        if cmd is None:
+        if cmd is None or channel.is_group_dm:  # default_member_permissions apply in servers only
             return
         if channel.is_dm:
             contexts = cmd.get("contexts")
@@ -1142,7 +1256,9 @@ class FakeDiscord:
         cmd = self.find_command(name, ch.guild_id)
         if cmd is None and self.strict_commands:
             raise CommandUnavailable(f"/{name} is not registered (the bot did not sync it)")
+        owners = None
         if check_permissions:
+            owners = self._command_owners(cmd, user, ch)
             self._check_command_permissions(cmd, user, ch)
         data = build_command_data(
             name=name,
@@ -1153,7 +1269,9 @@ class FakeDiscord:
             guild=self.guilds.get(ch.guild_id) if ch.guild_id else None,
             command_id=int(cmd["id"]) if cmd else self.snowflake(),
         )
-        iid, token, payload = self._base_interaction(type_=2, user=user, channel=ch, data=data, locale=locale)
+        iid, token, payload = self._base_interaction(
+            type_=2, user=user, channel=ch, data=data, locale=locale, owners=owners
+        )
         rec = InteractionRecord(
             self,
             id=iid,
@@ -1193,7 +1311,10 @@ class FakeDiscord:
             command_id=int(cmd["id"]) if cmd else self.snowflake(),
             focused=focus,
         )
-        iid, token, payload = self._base_interaction(type_=4, user=user, channel=ch, data=data, locale=locale)
+        owners = self._command_owners(cmd, user, ch)
+        iid, token, payload = self._base_interaction(
+            type_=4, user=user, channel=ch, data=data, locale=locale, owners=owners
+        )
         rec = InteractionRecord(
             self,
             id=iid,
@@ -1237,7 +1358,13 @@ class FakeDiscord:
         await self.settle()
         channel = self.channels[message.channel_id]
         iid, token, payload = self._base_interaction(
-            type_=3, user=user, channel=channel, data=data, locale=locale, message=message
+            type_=3,
+            user=user,
+            channel=channel,
+            data=data,
+            locale=locale,
+            message=message,
+            owners=self._message_owners(message),
         )
         rec = InteractionRecord(
             self,
@@ -1373,7 +1500,7 @@ class FakeDiscord:
         channel = self.channels[opened_by.channel_id]
         message = opened_by.component_message
         iid, token, payload = self._base_interaction(
-            type_=5, user=user, channel=channel, data=data, locale=locale, message=message
+            type_=5, user=user, channel=channel, data=data, locale=locale, message=message, owners=opened_by.owners
         )
         rec = InteractionRecord(
             self,
