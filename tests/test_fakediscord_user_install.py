@@ -18,12 +18,20 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import CommandUnavailable, FakeDiscord, FakeGuild, FakeUser, run_bot
+from tests.fakediscord import (
+    DEFAULT_MEMBER_PERMISSIONS,
+    CommandUnavailable,
+    FakeDiscord,
+    FakeGuild,
+    FakeUser,
+    run_bot,
+)
 from tests.fakediscord.installs import (
     BOT_DM_APP_PERMISSIONS,
     FOLLOWUP_LIMIT_CODE,
     PRIVATE_CHANNEL_APP_PERMISSIONS,
     TOKEN_LIFETIME,
+    USE_EXTERNAL_APPS,
 )
 
 MISSING_ACCESS = (403, 50001)
@@ -402,3 +410,42 @@ async def test_five_follow_ups_per_user_install_interaction(world: World) -> Non
     record = await fake.slash(world.alice, world.elsewhere.channel("chat"), "burst", options={"count": 6})
     await fake.wait_for(lambda: len(seen.errors) == 1, what="the 6th follow-up refused")
     assert len(record.followups) == 5
+
+
+async def test_without_use_external_apps_a_user_install_answers_ephemerally(world: World) -> None:
+    fake = world.fake
+    no_apps = DEFAULT_MEMBER_PERMISSIONS & ~USE_EXTERNAL_APPS
+    carol = fake.add_user("carol", app_installed=True)
+    for guild in (world.tavern, world.elsewhere):
+        fake.add_member(guild, carol, permissions=no_apps)
+    chat = world.elsewhere.channel("chat")
+    record = await fake.slash(carol, chat, "burst", options={"count": 1})
+    reply = await record.response()
+    (followup,) = await record.wait_followups(1)
+    assert reply.ephemeral and followup.ephemeral and reply.message is not None
+    assert reply.message.visible_to == carol.id and fake.channel_messages(chat) == []
+    # where the app is also installed to the server, the permission does not apply
+    here = await fake.slash(carol, world.tavern.channel("dice"), "table")
+    assert not (await here.response()).ephemeral
+    # and alice, who has it, answers publicly in the same server
+    public = await fake.slash(world.alice, chat, "table")
+    assert not (await public.response()).ephemeral
+    fake.assert_no_problems()
+
+
+async def test_dms_need_a_mutual_server_when_the_fake_is_told_so() -> None:
+    async with FakeDiscord(dm_needs_mutual_guild=True) as fake:
+        tavern = fake.add_guild("Tavern")
+        elsewhere = fake.add_guild("Elsewhere", bot_member=False)
+        member = fake.add_user("member", guild=tavern)
+        stranger = fake.add_user("stranger", guild=elsewhere)  # shares only a server without the bot
+        installed = fake.add_user("installed", app_installed=True)
+        bot = make_bot(Seen())
+        async with run_bot(fake, bot):
+            for user in (member, installed):
+                await (await bot.fetch_user(user.id)).send("hi")
+                assert [m.content for m in fake.dms(user)] == ["hi"]
+            with pytest.raises(discord.Forbidden) as refused:
+                await (await bot.fetch_user(stranger.id)).send("hi")
+            assert forbidden(refused.value) == (403, 50278) and fake.dm_attempts_blocked(stranger) == 1
+        fake.assert_no_problems()  # a refused DM is the bot's to handle, not a misuse

@@ -117,13 +117,17 @@ User installs (issue 29; facts and sources in ``tests/fakediscord/installs.py``,
   interactions carry both ``"0"`` and ``"1"``; components carry the owners of the interaction that made the message
   (``record.owners``, ``record.context``, ``record.user_install_only``).
 * The bot token there: every ``/channels/{id}…`` and ``/guilds/{id}…`` call answers 403/50001 Missing Access
-  (``fake.bot_can_access(channel)``); these calls are in ``problems()``. DMs keep the usual rules.
+  (``fake.bot_can_access(channel)``); these calls are in ``problems()``. DMs keep the usual
+  rules; ``FakeDiscord(dm_needs_mutual_guild=True)`` adds Discord's 403/50278 for a user who shares no server with
+  the bot and has not installed the app (``fake.can_dm(user)``).
 * Time: ``fake.clock`` is the test clock (epoch seconds; snowflakes carry it, so ``interaction.created_at`` agrees);
   ``fake.clock.advance(901)`` ages every token past 15 minutes: follow-ups, ``@original`` GET/PATCH/DELETE then get
   401/50027 (``record.token_valid``, ``record.token_expires_at``, ``record.issued_at``). Give the bot the same clock
   (``bot.tables.clock = fake.clock``). A jump also counts against the initial-callback deadline
   (``interaction_deadline``; set it to 3.0 for Discord's 3 s). A click on the bot's message gets a fresh token and
   callback 7 edits that message whatever the age of the message's own interaction.
+* A member without USE_EXTERNAL_APPS (``DEFAULT_MEMBER_PERMISSIONS & ~USE_EXTERNAL_APPS``; members have it by
+  default) using a user install alone in a server: every response and follow-up is made ephemeral, as Discord does.
 * Follow-ups: at most 5 accepted ``POST /webhooks/{app}/{token}`` per interaction whose owners hold only ``"1"``
   (the one filling a deferred reply counts); the 6th gets 400/40094.
 * Reading a group DM: ``fake.channel_messages(gdm)`` (shared messages), ``fake.visible_messages(gdm, user)``
@@ -140,6 +144,7 @@ from .installs import (
     FOLLOWUP_LIMIT_CODE,
     MAX_USER_INSTALL_FOLLOWUPS,
     PRIVATE_CHANNEL_APP_PERMISSIONS,
+    USE_EXTERNAL_APPS,
     FakeClock,
 )
 from .models import (
@@ -191,6 +196,7 @@ __all__ = [
     "OPTION_TYPES",
     "PRIVATE_CHANNEL_APP_PERMISSIONS",
     "TOKEN_LIFETIME",
+    "USE_EXTERNAL_APPS",
     "V2_TYPES",
     "BotStartError",
     "CallbackRecord",

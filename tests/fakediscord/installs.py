@@ -17,6 +17,10 @@ resources/application.mdx, topics/opcodes-and-status-codes.mdx; snapshot 2026-08
   USE_EXTERNAL_EMOJIS in the DM with the bot. In a server without the bot Discord is not documented; what apps
   observed (discord-api-docs #5316, #7251) is the member's permissions plus EMBED_LINKS and ATTACH_FILES, which the
   fake sends: it says nothing about what the bot's token may do there.
+* USE_EXTERNAL_APPS (1 << 50, topics/permissions.mdx): "Allows user-installed apps to send public responses. When
+  disabled, users will still be allowed to use their apps but the responses will be ephemeral. This only applies to
+  apps not also installed to the server." The fake's members have it by default (as @everyone does on Discord);
+  a member without it gets every created response and follow-up ephemeral.
 * Interaction tokens last 15 minutes (50027 "Invalid Webhook Token" after); at most 5 follow-ups per interaction
   when ``authorizing_integration_owners`` holds only USER_INSTALL: code 40094 "This interaction has hit the maximum
   number of follow up messages" (the docs give no HTTP status: the fake answers 400, as for other 400xx codes).
@@ -49,6 +53,8 @@ __all__ = [
     "unsupported_installs",
     "command_owners",
     "guild_without_bot_app_permissions",
+    "USE_EXTERNAL_APPS",
+    "forced_ephemeral",
 ]
 
 GUILD_INSTALL, USER_INSTALL = 0, 1
@@ -61,6 +67,7 @@ FOLLOWUP_LIMIT_CODE = 40094
 PRIVATE_CHANNEL_APP_PERMISSIONS: int = discord.Permissions(
     attach_files=True, embed_links=True, mention_everyone=True
 ).value  # 180224, as Discord sends it in group DMs
+USE_EXTERNAL_APPS: int = discord.Permissions(use_external_apps=True).value
 BOT_DM_APP_PERMISSIONS: int = PRIVATE_CHANNEL_APP_PERMISSIONS | discord.Permissions(use_external_emojis=True).value
 
 
@@ -149,3 +156,13 @@ def command_owners(
 def guild_without_bot_app_permissions(member_permissions: int) -> int:
     """``app_permissions`` of a user-install interaction in a server without the bot (see the module docstring)."""
     return member_permissions | discord.Permissions(embed_links=True, attach_files=True).value
+
+
+def forced_ephemeral(payload: Mapping[str, Any]) -> bool:
+    """Discord makes the responses to this interaction ephemeral: a user install alone in a server whose member
+    (the one interacting) lacks USE_EXTERNAL_APPS."""
+    owners = payload.get("authorizing_integration_owners") or {}
+    member = payload.get("member")
+    if set(owners) != {"1"} or member is None:
+        return False
+    return not int(member.get("permissions") or 0) & USE_EXTERNAL_APPS

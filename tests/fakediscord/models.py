@@ -77,6 +77,7 @@ DEFAULT_MEMBER_PERMISSIONS: int = discord.Permissions(
     use_application_commands=True,
     connect=True,
     speak=True,
+    use_external_apps=True,  # on @everyone by default: user-installed apps may answer publicly (issue 29)
 ).value
 
 #: What the bot's managed role grants it.

@@ -876,6 +876,9 @@ class RestApi:
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
             fake.blocked_dms.append((channel.recipient.id, body))
             return discord_error(403, 50007, "Cannot send messages to this user")
+        if channel.is_dm and channel.recipient is not None and not fake.can_dm(channel.recipient):
+            fake.blocked_dms.append((channel.recipient.id, body))
+            return discord_error(403, 50278, "Cannot send messages to this user due to having no mutual guilds")
         if channel.is_thread:  # SEND_MESSAGES_IN_THREADS; a locked thread refuses, an archived one reopens
             if channel.locked or not fake.bot_permissions_in(channel).send_messages_in_threads:
                 return discord_error(403, 50013, "Missing Permissions")

@@ -36,6 +36,7 @@ from .installs import (
     FakeClock,
     command_defaults,
     command_owners,
+    forced_ephemeral,
     guild_without_bot_app_permissions,
 )
 from .models import (
@@ -146,6 +147,7 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 45_000,
         identify_limit: tuple[int, int] = (1000, 999),
         install_types: Iterable[int] = (0, 1),
+        dm_needs_mutual_guild: bool = False,
     ) -> None:
         # the test clock (tests/fakediscord/installs.py): token ages, the 3 s rule's jumps, snowflake times
         self.clock = FakeClock()
@@ -153,6 +155,10 @@ class FakeDiscord:
         # the Developer Portal's installation contexts (0 guild, 1 user): the default of a command's
         # integration_types, and a command declaring another is refused at sync
         self.app_install_types: set[int] = {int(t) for t in install_types}
+        # Discord refuses a DM to a user who shares no server with the bot (403/50278). Off by default (the DM rules
+        # tests had before issue 29); on, a user who installed the app counts as reachable, which Discord's docs
+        # leave open
+        self.dm_needs_mutual_guild = dm_needs_mutual_guild
         self.token = token
         # Discord answers 404/10062 to a callback more than 3 s after the interaction; the fake allows DEADLINE by
         # default, because on a loaded machine the wall clock between dispatch and answer measures the machine, not
@@ -350,6 +356,12 @@ class FakeDiscord:
         """``user`` adds the app to their account (a user install; ``installed=False`` removes it)."""
         user.app_installed = installed
         return user
+
+    def can_dm(self, user: FakeUser) -> bool:
+        """Whether a DM to ``user`` passes the mutual-server rule (``dm_needs_mutual_guild``; DMs closed aside)."""
+        if not self.dm_needs_mutual_guild or user.app_installed:
+            return True
+        return any(g.bot_member and user.id in g.members for g in self.guilds.values())
 
     def bot_can_access(self, channel: FakeChannel) -> bool:
         """Whether the bot's token reaches ``channel``: its DMs and the channels of servers that added it; never a
@@ -612,7 +624,7 @@ class FakeDiscord:
     def problems(self, *, include_unanswered: bool = True) -> list[str]:
         """Everything a well-behaved bot must not cause: unknown routes, late/double/invalid interaction
         callbacks, interactions without any callback (``include_unanswered``), REST answers >= 400 other than
-        the expected 403/50007 for closed DMs (webhook misuse, expired tokens, 429s, refused message bodies with
+        the expected 403/50007 and 403/50278 for refused DMs (webhook misuse, expired tokens, 429s, refused message bodies with
         Discord's reasons …), rate-limit violations, edits that tried to remove IS_COMPONENTS_V2."""
         out: list[str] = []
         out += [f"unknown route {c.method} {c.path}" for c in self.unknown_routes]
@@ -626,7 +638,8 @@ class FakeDiscord:
             if include_unanswered and not rec.callbacks:
                 out.append(f"interaction {rec.describe()} never acknowledged")
         for call in self.rest_calls:
-            if call.kind == "unknown" or call.status < 400 or call.error_code == 50007 or call.seq in self.injected:
+            refused_dm = call.error_code in (50007, 50278)  # DMs closed / no mutual server: the bot's to handle
+            if call.kind == "unknown" or call.status < 400 or refused_dm or call.seq in self.injected:
                 continue
             iid = call.path.split("/")[2]
             if call.kind == "callback" and iid.isdigit() and int(iid) in self._interactions:
@@ -953,6 +966,8 @@ class FakeDiscord:
     ) -> FakeMessage:
         allowed = CREATE_FLAGS if interaction is not None else CREATE_FLAGS & ~EPHEMERAL  # no ephemeral channel sends
         flags = (int(body.get("flags") or 0) & allowed) | extra_flags
+        if interaction is not None and forced_ephemeral(interaction.payload):
+            flags |= EPHEMERAL  # a member without USE_EXTERNAL_APPS: a user-installed app answers only them
         embeds = list(body.get("embeds") or ([body["embed"]] if body.get("embed") else []))
         message = FakeMessage(
             id=self.snowflake(),
