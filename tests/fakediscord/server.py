@@ -624,8 +624,9 @@ class FakeDiscord:
     def problems(self, *, include_unanswered: bool = True) -> list[str]:
         """Everything a well-behaved bot must not cause: unknown routes, late/double/invalid interaction
         callbacks, interactions without any callback (``include_unanswered``), REST answers >= 400 other than
-        the expected 403/50007 and 403/50278 for refused DMs (webhook misuse, expired tokens, 429s, refused message bodies with
-        Discord's reasons …), rate-limit violations, edits that tried to remove IS_COMPONENTS_V2."""
+        the expected 403/50007 and 403/50278 for refused DMs (webhook misuse, expired tokens, the bot token in a place
+        without the bot, 429s, refused message bodies with Discord's reasons …), rate-limit violations, edits that
+        tried to remove IS_COMPONENTS_V2."""
         out: list[str] = []
         out += [f"unknown route {c.method} {c.path}" for c in self.unknown_routes]
         for rec in self.interactions:
