@@ -208,17 +208,21 @@ class Click:
                 raise TableError("stale_button")
             game = table.game
             note_locale(interaction)  # their DMs follow their client's language (a dict lookup unless it changed)
+            lives_on = self.lives_on(table)
+            if lives_on is not None and not action.startswith(OPTIONS):
+                await self.surface.presenter.interactions.catch_up(table)  # a turn missed unseen: its default first
             if action.startswith(OPTIONS):  # the form itself is the answer (a modal: first, within 3 s)
                 await self.open_options(table, action.removeprefix(OPTIONS))
             elif (action in LOBBY_VERBS or action.startswith(LOBBY_TOOLS)) and self.moved_from(table):
                 await self.answer(self.moved_lobby_click(table, action))  # never redraw an old table message
             elif action in LOBBY_VERBS or action.startswith(LOBBY_TOOLS):
-                await self.answer(self.lobby_click(table, action), hold=table)
+                await self.answer(self.lobby_click(table, action), hold=table, lives_on=lives_on)
             elif action == "me":
-                await self.answer(self.private_view(table))
+                await self.answer(self.private_view(table), hold=lives_on, lives_on=lives_on)
             else:
                 on_board = interaction.message is not None and interaction.message.id == table.message_id
-                await self.answer(self.move(table, action, version, on_board), hold=table if on_board else None)
+                work = self.move(table, action, version, on_board)
+                await self.answer(work, hold=table if on_board else None, lives_on=lives_on)
         except Exception as error:
             await self.failed(error, game, table)
 
@@ -245,15 +249,24 @@ class Click:
                 raise
             log.warning("could not answer a failed press (%s)", retry_policy.describe(again))
 
+    def lives_on(self, table: Table) -> Table | None:
+        """``table`` if it lives on an interaction's message and this click is on that message: then the click
+        answers with UPDATE_MESSAGE whatever it did (its token edits the table for the next 15 minutes)."""
+        message = self.interaction.message
+        on_board = message is not None and message.id == table.message_id
+        return table if on_board and self.surface.presenter.interactions.owns(table) else None
+
     async def move_stored(self, table: Table) -> bool:
         return await repo.action_of_interaction(self.bot.store, table.id, str(self.interaction.id))
 
     # -- how: the one function that answers ------------------------------------------------------
 
-    async def answer(self, work: Awaitable[Reply], hold: Table | None = None) -> None:
+    async def answer(self, work: Awaitable[Reply], hold: Table | None = None, lives_on: Table | None = None) -> None:
         """Answer with the reply ``work`` builds. Near Discord's 3 s deadline the interaction is deferred (a click:
         a deferred update; a command: privately, "thinking"), and what follows edits or follows up instead.
-        ``hold``: the table whose message this response shows; its paced edits wait meanwhile."""
+        ``hold``: the table whose message this response shows; its paced edits wait meanwhile. ``lives_on``: the
+        clicked table lives on this message (``Click.lives_on``): the answer redraws it in any case (anything private
+        follows as an ephemeral follow-up), and this interaction's token becomes the table's latest."""
         interaction = self.interaction
         response = interaction.response
         holding = self.surface.presenter.holding(hold) if hold is not None else contextlib.nullcontext(None)
@@ -268,6 +281,10 @@ class Click:
                 else:
                     await response.defer(ephemeral=True, thinking=True)
             reply = await task
+            if lives_on is not None:
+                if reply.edit is None:
+                    reply.edit, reply.shows = self.table_reply(lives_on).edit, self.surface.presenter.look(lives_on)
+                await self.surface.presenter.interactions.note(lives_on, interaction)  # committed before the answer
             if reply.edit is not None:
                 if response.is_done():
                     await interaction.edit_original_response(**reply.edit)

@@ -38,6 +38,7 @@ TABLES += ["end_messages"]  # the end-of-game messages still owed (the games her
 TABLES += ["dice_tallies"]  # /dicestats' counts per finished game and seat
 TABLES += ["achievements", "achievement_games"]  # what each member earned, and the games evaluated for it
 TABLES += ["tournaments", "tournament_entrants", "tournament_rounds", "tournament_tables"]  # a finished one
+TABLES += ["interaction_windows"]  # the tables that live on an interaction's message (none here)
 
 
 class Clock:

@@ -3,8 +3,9 @@
 Each open table has one deadline in the database; here it sits in a heap that one dispatcher task fires (or the
 caller fires through ``run_due()`` when there is no dispatcher). A due turn gives everyone still to act the game's
 timeout action; ``MAX_TIMEOUTS`` in a row forfeit the seat. A due lobby closes. Half of each turn's time is a
-second heap: the people still to act then get a reminder from the presenter. What a due deadline does to a table
-goes through the service's port (``bot.tables.port.TablePort``: ``expire``, ``close``).
+second heap: the people still to act then get a reminder from the presenter. A presenter may hold a due turn back
+(``may_expire``: a table on an interaction's message that nobody can see now); its next click applies it. What a
+due deadline does to a table goes through the service's port (``bot.tables.port.TablePort``: ``expire``, ``close``).
 """
 
 from __future__ import annotations
@@ -144,6 +145,9 @@ class Deadlines:
             if table.deadline > now:  # the table moved on: its deadline is later now
                 self.arm(game_id, table.deadline, table.version)
                 continue
+            may_expire = getattr(self.tables.presenter, "may_expire", None)
+            if table.running and may_expire is not None and not may_expire(table):
+                continue  # nobody can see the table now (its presenter says): its next click gives the default move
             try:
                 fired += await self._expire(table, table.version)
             except Exception:

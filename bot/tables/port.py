@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 class Presenter(Protocol):
     """Shows a table to people. Must return quickly: network work is scheduled, not awaited.
 
-    A presenter may also have ``remind(table, user_ids, due)``: the turn of ``table.version`` is half over
+    A presenter may also have ``may_expire(table) -> bool`` (False: a due turn waits, see ``Deadlines.run_due``) and
+    ``remind(table, user_ids, due)``: the turn of ``table.version`` is half over
     and these people have not acted (see ``Deadlines._remind``). It is called again for the same turn
     when a new presenter is attached, so it must ignore a turn it already reminds about.
     """

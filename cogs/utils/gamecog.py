@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 from discord import app_commands
@@ -18,11 +18,14 @@ from bot.i18n import t
 from bot.render import event_text, rules_pages, seat_names
 from bot.tables import Seat, Table, TableError
 from cogs.utils.components import COLOURS, MAX_CHOICES, table_message, text_message
+from cogs.utils.interaction_transport import InteractionTransport, interaction_only
+from cogs.utils.presenter import DiscordPresenter
 from cogs.utils.rematch import post_table
 from cogs.utils.replies import (
     AnswersErrors,
     anywhere,
     channel_of,
+    guild_of,
     locale_of,
     note_locale,
     send_ephemeral,
@@ -81,6 +84,11 @@ class GameCog(AnswersErrors, commands.GroupCog):
     def tables(self) -> TableService:
         return self.bot.tables
 
+    @property
+    def interactions(self) -> InteractionTransport:
+        """The tables that live on an interaction's message (the presenter's second transport)."""
+        return cast(DiscordPresenter, self.bot.presenter).interactions
+
     def _table_here(self, interaction: discord.Interaction) -> Table:
         table = self.tables.table(channel_of(interaction))
         if table.game != self.game:
@@ -94,11 +102,15 @@ class GameCog(AnswersErrors, commands.GroupCog):
     ) -> None:
         """``language``: the host's choice for the table (sticky), else the server's (see ``table_locale_of``)."""
         options = {k: v for k, v in options.items() if v is not None}
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None
         locale = table_locale_of(interaction, language)
         note_locale(interaction)  # before any DM to the host can be sent
+        scope = guild_of(interaction)  # a group DM's own id: its results, its board
+        if interaction.guild_id is None and not await self.tables.global_on(scope):
+            # a group DM's games count for its players across servers (the global board), as no server holds them
+            await self.tables.set_global(scope, True)
         table = await self.tables.create(
-            interaction.guild_id,
+            scope,
             interaction.channel_id,
             seat_for(interaction.user, str(interaction.id)),  # the host's entropy: the opening command's id
             self.game,
@@ -106,6 +118,8 @@ class GameCog(AnswersErrors, commands.GroupCog):
             locale=locale,
             locale_chosen=language is not None,
         )
+        if interaction_only(interaction):  # the bot cannot reach this channel: the table lives on this response
+            await self.interactions.note(table, interaction)
         await post_table(interaction, table)  # this response becomes the table message
 
     @app_commands.command(name="join", description=t("cmd.join"))
@@ -133,6 +147,8 @@ class GameCog(AnswersErrors, commands.GroupCog):
         """The table message posted anew at the bottom of the channel now (paced, one repost however often it is
         asked for), answered privately with a link; nothing sent if it is the channel's last message already."""
         table = self._table_here(interaction)
+        if self.interactions.owns(table):
+            raise TableError("table_on_message", game=table.game)  # it lives on its message: nothing goes below it
         moved, link = await within_deadline(interaction, self.bot.presenter.bring_down(table))
         key = "ui.table_below" if moved else "ui.table_at_bottom"
         await send_ephemeral(interaction, t(key, locale_of(interaction), link=link))

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.games import Event
+from bot.games import Event, Outcome
 from bot.i18n import t
 from bot.languages import for_person
 from bot.render import private_text
@@ -33,6 +33,7 @@ from bot.store import repo
 from bot.store.db import Statement
 from cogs.utils import retry
 from cogs.utils.components import COLOURS, table_message, text_message
+from cogs.utils.interaction_transport import InteractionTransport
 from cogs.utils.presented import Hold, Reminder, final_text, table_link
 from cogs.utils.rematch import rematch_view
 
@@ -80,10 +81,14 @@ class DiscordPresenter:
         self.retry_first, self.retry_cap = retry.FIRST, retry.CAP  # a publish that failed transiently: backoff
         self._failures: dict[object, int] = defaultdict(int)  # (what, table or user id) -> failed tries in a row
         self._dm_order: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # user id: their DMs in order
+        # the tables that live on an interaction's message (a group DM, a server without the bot): their edits go
+        # through the latest interaction's token, not the bot's (cogs.utils.interaction_transport)
+        self.interactions = InteractionTransport(bot)
 
     async def load(self) -> None:
         self.dms_closed = await repo.dms_closed_users(self.bot.store)
         self.user_language, self.seen_locale = await repo.user_languages(self.bot.store)
+        await self.interactions.load()
         for row in await repo.reminders(self.bot.store):  # reminders left from before a restart
             self._posted[row["game_id"]] = Reminder(row["channel_id"], row["version"], message_id=row["message_id"])
             if not row["open"]:
@@ -96,8 +101,11 @@ class DiscordPresenter:
     # -- the Presenter protocol -------------------------------------------------------------
 
     def publish(self, table: Table, events: list[Event], *, refresh: bool = True) -> None:
+        # Where the table lives on an interaction's message, secrets go only in the 🎲 My dice reply (ephemeral): a
+        # DM there is unsolicited and may well fail, and the player's view in that reply holds all of it.
+        secret_dms = not self.interactions.owns(table)
         for event in events:
-            if event.to is not None and event.to < len(table.seats):
+            if secret_dms and event.to is not None and event.to < len(table.seats):
                 seat = table.seats[event.to]
                 if seat.is_bot:
                     continue
@@ -123,6 +131,11 @@ class DiscordPresenter:
         self._dirty[table.id] = table
         if table.id not in self._workers and not self._held[table.id]:
             self._workers[table.id] = asyncio.create_task(self._edit_loop(table.id), name=f"table-{table.id}")
+
+    def may_expire(self, table: Table) -> bool:
+        """Asked by the deadlines before a due turn is given its default move (``InteractionTransport.may_expire``:
+        not while nobody can see the table)."""
+        return self.interactions.may_expire(table)
 
     def hold(self, table_id: int) -> None:
         """The caller will show the table itself (an interaction response): don't edit meanwhile."""
@@ -195,7 +208,11 @@ class DiscordPresenter:
         humans = [discord.Object(s.id) for s in table.seats if not s.is_bot]
         if outcome is None or not humans:
             await self._write([repo.end_told(table_id)], f"that table {table_id} has no end message")
+            self.interactions.forget(table_id)
             return False
+        if self.interactions.owns(table):
+            await self._final_follow_up(table, outcome, humans)
+            return True
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         earned = await self._earned(table_id)
         view = text_message(
@@ -217,6 +234,20 @@ class DiscordPresenter:
         else:  # sent (or refused for good, logged): no longer owed, after a restart either
             await self._write([repo.end_told(table_id)], f"that table {table_id}'s end was sent")
         return True
+
+    async def _final_follow_up(self, table: Table, outcome: Outcome, humans: list[discord.Object]) -> None:
+        """The end at a table on an interaction's message: a follow-up through its latest token, if one is open
+        (no rematch button: a new table needs a command, which brings its own interaction); else the table's last
+        edit shows the result already. Owed no longer either way."""
+        earned = await self._earned(table.id)
+        view = text_message([final_text(table, outcome, table.locale, earned)], COLOURS["finished"])
+        mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans)
+        what = f"the end of table {table.id}"
+        if not await self._try(("final", table.id), what, self.interactions.follow_up, table, view, mentions):
+            self._finals.setdefault(table.id, table)
+            return
+        await self._write([repo.end_told(table.id)], f"that table {table.id}'s end was sent")
+        self.interactions.forget(table.id)
 
     async def _earned(self, table_id: int) -> dict[int, list[str]]:
         """The achievements the game earned (written with its results); none if they cannot be read now: the
@@ -251,6 +282,10 @@ class DiscordPresenter:
 
     async def _show(self, table: Table) -> None:
         view = table_message(table, table.locale)
+        if self.interactions.owns(table):  # never the bot's token there: its channel is out of the bot's reach
+            if await self.interactions.show(table, view):
+                self._shown[table.id] = self.look(table)
+            return
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         look = self.look(table)
         if table.message_id:
@@ -306,6 +341,8 @@ class DiscordPresenter:
         return True, table_link(table)
 
     async def _repost_due(self, table: Table) -> bool:
+        if self.interactions.owns(table):
+            return False  # it lives on its interaction's message: nothing can be posted anew below
         if table.id in self._bring_down:
             return True
         below = self._below.get(table.channel_id, 0)
@@ -369,6 +406,9 @@ class DiscordPresenter:
 
     def remind(self, table: Table, user_ids: list[int], due: float) -> None:
         """Half of the turn is gone (the table service says): post one short message that pings only them."""
+        if self.interactions.owns(table):  # no new message there: the table's edit says it (an edit pings nobody)
+            self._spawn(self._remind_on_table(table, user_ids, due))
+            return
         posted = self._posted.get(table.id)
         if posted is not None and posted.version == table.version:
             return  # already in the channel (posted before a restart)
@@ -376,6 +416,20 @@ class DiscordPresenter:
             table.channel_id, table.version, tuple(user_ids), due, table.locale, table.game
         )
         self._kick(table.id)
+
+    async def _remind_on_table(self, table: Table, user_ids: list[int], due: float) -> None:
+        locale = table.locale
+        note = t(
+            "table.reminder",
+            locale,
+            mentions=" ".join(f"<@{u}>" for u in user_ids),
+            game=t(f"game.{table.game}", locale),
+            when=f"<t:{int(due)}:R>",
+        )
+        try:
+            await self.interactions.show(table, table_message(table, locale, note=note))
+        except Exception as error:  # a reminder is a courtesy
+            log.warning("turn reminder of table %s failed (%s)", table.id, retry.describe(error))
 
     async def _reminder_step(self, table_id: int) -> bool:
         """At most one REST call for the table's reminder: delete a stale one, else post a wanted one."""

@@ -38,6 +38,7 @@ NOT_ABOUT_MEMBERS = {
     "leases": "which process serves a shard",
     "data_upgrades": "one-off upgrades done",
     "achievement_games": "which finished games were evaluated for achievements",
+    "interaction_windows": "a table's latest interaction token and when its window ends",
 }
 COLUMNS = SQL(
     sqlite="SELECT name FROM sqlite_master WHERE type = 'table'",
