@@ -125,7 +125,11 @@ User installs (issue 29; facts and sources in ``tests/fakediscord/installs.py``,
   401/50027 (``record.token_valid``, ``record.token_expires_at``, ``record.issued_at``). Give the bot the same clock
   (``bot.tables.clock = fake.clock``). A jump also counts against the initial-callback deadline
   (``interaction_deadline``; set it to 3.0 for Discord's 3 s). A click on the bot's message gets a fresh token and
-  callback 7 edits that message whatever the age of the message's own interaction.
+  callback 7 edits that message whatever the age of the message's own interaction. Advance the clock only when no
+  interaction awaits its first answer (``await handlers_done()``), or that answer is late. A token edits (PATCH
+  ``/webhooks/{app}/{token}/messages/{id}``) only its interaction's own messages: the original, its follow-ups and
+  the message whose component was used (Discord does not document more; the narrow reading), so the table message
+  is reachable through the token of any click on it.
 * A member without USE_EXTERNAL_APPS (``DEFAULT_MEMBER_PERMISSIONS & ~USE_EXTERNAL_APPS``; members have it by
   default) using a user install alone in a server: every response and follow-up is made ephemeral, as Discord does.
 * Follow-ups: at most 5 accepted ``POST /webhooks/{app}/{token}`` per interaction whose owners hold only ``"1"``
