@@ -8,14 +8,19 @@ posterior's average. The kinds:
 * the equilibrium announcer (the solved round's own mix);
 * ``jump to X`` for every value X: tells the truth when its roll beats X, and otherwise claims X while X is legal,
   the lowest legal value after that. X below every claim is the plain "truth, else the minimal lie" player; X = Mia
-  claims Mia whenever it can.
+  claims Mia whenever it can;
+* ``truth, else lie to X`` for every value X (issue 31): announces a roll that beats the standing claim truthfully
+  and otherwise claims X (the lowest legal value when X is not above it); X = Mia is the player who announces Mia
+  whenever it must lie, which beat hard heads-up while no kind described it.
 
 Every kind also strays now and then (``NOISE``): mostly to the equilibrium's mix (so a 62-bluffer's rare true
 double stays believable), a little to any legal claim (so no claim rules a kind out). The prior (:func:`log_prior`)
-gives the equilibrium 0.6, the truthful player 0.1 and the jump kinds 0.3, shared by how often the equilibrium
+gives the equilibrium 0.45, the truthful player 0.1, the jump kinds 0.3, shared by how often the equilibrium
 opens with X (so one claim of any X is the same small evidence) and by what that bluff earns against the
-equilibrium (``SKILL``: 62 pays, a double does not). One opening 62 leaves the equilibrium's indifference nearly
-alone; two make a 62-bluffer about as likely as not; a player who claims Mia every round is recognised as fast.
+equilibrium (``SKILL``: 62 pays, a double does not), and the lie-to-X kinds 0.15, shared equally (none is left
+a cheap exploit: three Mias over a standing claim, with truthful openings, unmask the Mia liar). One opening 62
+leaves the equilibrium's indifference nearly alone; two make a 62-bluffer about as likely as not; a player who
+claims Mia every round is recognised as fast.
 
 Receivers (:func:`challenge_rates`, ``hard`` only) are weighed the same way by the claims they answered: the
 equilibrium receiver, or "challenge from T on" for every T. The thresholds' prior follows how much the
@@ -36,10 +41,11 @@ Claim = tuple[int, int, bool | None]  # (p, c, shown true / shown false / not re
 
 NOISE = 0.05
 UNIFORM = 0.2  # of the noise: any legal claim (the rest: the equilibrium's mix)
-KINDS = N + 2  # 0: equilibrium; 1 + (X + 1) for X = -1 .. 20
-#: prior weight of the equilibrium, the truthful player, and all the "jump to X" kinds together (shared out by how
-#: often the equilibrium opens with X, so that one claim of X says as little for every X)
-WEIGHTS = (0.6, 0.1, 0.3)
+KINDS = 2 * N + 2  # 0: equilibrium; 1 + (X + 1) for X = -1 .. 20: jump to X; N + 2 + X: truth, else lie to X
+#: prior weight of the equilibrium, the truthful player, all the "jump to X" kinds together (shared out by how
+#: often the equilibrium opens with X, so that one claim of X says as little for every X), and all the "truth,
+#: else lie to X" kinds together (shared equally: none of them is left a cheap exploit)
+WEIGHTS = (0.45, 0.1, 0.3, 0.15)
 FLOOR = 0.01  # the share of a value the equilibrium never opens with
 SKILL = 5.0  # per life: a bluffer's value X is likelier the more that bluff earns against the equilibrium
 AT_LEAST = np.array([PROB[c:].sum() for c in range(N)])  # P(roll >= c)
@@ -62,6 +68,21 @@ def _jump(p: int, x: int) -> tuple[np.ndarray, np.ndarray]:
     return dist, truth
 
 
+def _lie(p: int, x: int) -> tuple[np.ndarray, np.ndarray]:
+    """(P(claim c), P(true | claim c)) of the "truth, else lie to X" announcer above ``p``: it announces a roll that
+    beats ``p`` truthfully and otherwise claims X (the lowest legal value when X is not above ``p``); X = Mia is the
+    player who announces Mia whenever it must lie."""
+    dist, truth = np.zeros(N), np.ones(N)
+    if p < 0:
+        dist[:] = PROB
+        return dist, truth
+    target = max(x, p + 1)
+    dist[p + 1 :] = PROB[p + 1 :]
+    dist[target] += AT_MOST[p]
+    truth[target] = PROB[target] / dist[target]
+    return dist, truth
+
+
 def kinds(sol: Solution, p: int) -> tuple[np.ndarray, np.ndarray]:
     """[kind, c]: P(claim c) and P(true | claim c) above ``p``, noise included (the solutions live as long as the
     process, in mia_model's cache; these are kept in the solution's memo)."""
@@ -70,6 +91,10 @@ def kinds(sol: Solution, p: int) -> tuple[np.ndarray, np.ndarray]:
         dists, truths = [(PROB[:, None] * sol.claim[p + 1]).sum(axis=0)], [sol.truth(p + 1)]
         for x in range(-1, N):
             d, t = _jump(p, x)
+            dists.append(d)
+            truths.append(t)
+        for x in range(N):
+            d, t = _lie(p, x)
             dists.append(d)
             truths.append(t)
         dist, truth = np.array(dists), np.array(truths)
@@ -100,9 +125,10 @@ def log_prior(sol: Solution) -> np.ndarray:
     """The log prior over kinds (:data:`WEIGHTS`)."""
     key = "prior"
     if key not in sol.memo:
-        eq, honest, jumps = WEIGHTS
+        eq, honest, jumps, lies = WEIGHTS
         share = np.maximum((PROB[:, None] * sol.claim[0]).sum(axis=0), FLOOR) * np.exp(SKILL * _opening_values(sol))
-        sol.memo[key] = np.log(np.concatenate([[eq, honest], jumps * share / share.sum()]) + 1e-12)
+        prior = np.concatenate([[eq, honest], jumps * share / share.sum(), np.full(N, lies / N)])
+        sol.memo[key] = np.log(prior + 1e-12)
     return sol.memo[key]
 
 

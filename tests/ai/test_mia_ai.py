@@ -151,3 +151,13 @@ def test_what_is_derived_from_a_solution_stays_with_it_when_another_takes_its_pl
         expected = np.where((eq < 0.01) | (eq > 0.99), eq, (1 - mia_types.NOISE) * eq + mia_types.NOISE * 0.5)
         assert np.allclose(mia_types._receivers(other, -1)[0], expected)  # the equilibrium kind is its own
         del other
+
+
+def test_claims_alone_unmask_a_player_who_claims_mia_whenever_it_must_lie():
+    sol = solution(2, False)
+    # truthful openings, and Mia every time it had a claim to beat (issue 31: this farmed hard before)
+    history = [(-1, 5, None), (-1, 12, None), (10, 20, None), (-1, 8, None), (12, 20, None), (9, 20, None)]
+    assert mia_types.truth(history, 20, 11, sol) < 0.2 < mia_types.truth([], 20, 11, sol)
+    assert mia_types.truth(history, 20, -1, sol) > 0.8  # its opening Mia is a real roll
+    # a Mia claimed over a standing claim and shown false counts as much as several unrevealed ones
+    assert mia_types.truth([(-1, 5, None), (10, 20, False)], 20, 11, sol) < mia_types.truth([], 20, 11, sol)

@@ -198,7 +198,9 @@ def test_mythic_other_bidders():
     assert ref_mythic.bid_for("expected", ["red", "minotaur", "gray"], types, 3) == 1  # 0.57 + 0.61 + 0.14
     assert ref_mythic.bid_for("expected", ["red", "minotaur", "griffin"], types, 3) == 2
     assert ref_mythic.bid_for("zero", ["yellow", "gray", "purple"], types, 3) == 0
-    assert ref_mythic.bid_for("zero", ["yellow", "red"], types, 3) == 1  # not weak: as sensible
+    assert ref_mythic.bid_for("zero", ["red", "yellow", "yellow", "purple", "gray"], types, 3) == 0  # one red
+    assert ref_mythic.bid_for("sensible", ["red", "yellow", "yellow", "purple", "gray"], types, 3) == 1
+    assert ref_mythic.bid_for("zero", ["red", "red", "gray"], types, 3) == 1  # not weak: its expected tricks
     assert ref_mythic.bid_for("sensible", ["yellow", "gray"], types, 3) == 0
     assert ref_mythic.bid_for("specials", ["griffin", "yellow"], types, 3) == 2  # 1.5 rounded up
     assert ref_mythic.bid_for("specials", ["mermaid", "griffin", "red"], types, 3) == 3

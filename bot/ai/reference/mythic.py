@@ -22,7 +22,8 @@ Other bidders (issue 31), each playing as ``sensible`` does:
 * ``expected``: bids its expected tricks, the sum over its dice of P(win) (rounded), P(win) being the chance
   that each face of the die beats one random face of the full bag per other player (ties counted half,
   the players still to roll ignored otherwise);
-* ``zero``: bids zero with a weak hand (no special and no red die), else as ``sensible``;
+* ``zero``: bids zero with a weak hand (no special die and at most one red), else its expected tricks (as
+  ``expected``);
 * ``specials``: bids high: one per special and red die, half a trick per yellow, rounded up.
 """
 
@@ -87,8 +88,9 @@ def bid_for(kind: str, dice: Sequence[str], bag: Sequence[str], players: int) ->
         return round(sum(expected_wins(d, bag, max(1, players - 1)) for d in dice))
     if kind == "specials":
         return -int(-sum(SPECIALS_WEIGHT.get(d, 0.0) for d in dice) // 1)
-    if kind == "zero" and not any(d in SPECIALS or d == "red" for d in dice):
-        return 0
+    if kind == "zero":
+        weak = not any(d in SPECIALS for d in dice) and sum(d == "red" for d in dice) <= 1
+        return 0 if weak else bid_for("expected", dice, bag, players)
     return round(sum(BID_WEIGHT.get(d, 0.0) for d in dice))
 
 
