@@ -336,7 +336,7 @@ class FakeDiscord:
     def add_group_dm(
         self, members: Iterable[FakeUser], name: str | None = None, *, owner: FakeUser | None = None
     ) -> FakeChannel:
-        """A group DM (channel type 3) of ``members`` (Discord allows 2..10), which the bot is never in: its token
+        """A group DM (channel type 3) of ``members`` (at most 10, Discord's cap), which the bot is never in: its token
         gets 403/50001 there; commands work only for members who installed the app (``install_app``), as
         PRIVATE_CHANNEL (context 2) interactions whose ``channel`` lists the recipients."""
         people = list(members)
@@ -999,8 +999,9 @@ class FakeDiscord:
         without its content unless the bot has MESSAGE_CONTENT (as Discord does). Returns once it is sent."""
         ch = self._resolve_channel(user, channel)
         if ch.is_group_dm and user in ch.recipients:  # recorded; the bot is not there to hear it
-            message = FakeMessage(id=self.snowflake(), channel_id=ch.id, guild_id=None, author=user, content=content)
-            message.kind = "user"
+            message = FakeMessage(
+                id=self.snowflake(), channel_id=ch.id, guild_id=None, author=user, content=content, kind="user"
+            )
             message.snapshot("create user")
             self.messages[message.id] = message
             self._notify()
