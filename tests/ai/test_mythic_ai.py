@@ -106,15 +106,15 @@ def _playing(mine: list[int], bid: int, trick: list[tuple[int, int, str]], taken
     )
 
 
-def test_hard_takes_a_trick_it_needs_with_its_special_when_last_to_roll():
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_hard_takes_a_trick_it_needs_with_its_special_when_last_to_roll(level):
     mine = [ID["griffin"], ID["purple"]]  # it needs both tricks: the purple cannot take this one
     view = _playing(mine, 2, [(1, ID["red"], "6"), (2, ids("red")[1], "7")])
-    assert {ai.decide("mythic", view, "hard", random.Random(s)) for s in range(5)} == {Action("play", (ID["griffin"],))}
+    assert {ai.decide("mythic", view, level, random.Random(s)) for s in range(5)} == {Action("play", (ID["griffin"],))}
 
 
-def test_hard_with_its_bid_made_dumps_the_die_that_cannot_win_now_but_would_later():
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_hard_with_its_bid_made_dumps_the_die_that_cannot_win_now_but_would_later(level):
     mine = [ID["minotaur"], ID["purple"], ID["yellow"]]
     view = _playing(mine, 1, [(1, ID["mermaid"], "mermaid"), (2, ID["red"], "7")], taken=1)
-    assert {ai.decide("mythic", view, "hard", random.Random(s)) for s in range(5)} == {
-        Action("play", (ID["minotaur"],))
-    }
+    assert {ai.decide("mythic", view, level, random.Random(s)) for s in range(5)} == {Action("play", (ID["minotaur"],))}

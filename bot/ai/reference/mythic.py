@@ -30,6 +30,7 @@ Other bidders (issue 31), each playing as ``sensible`` does:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from bot.ai.reference._base import make_choose
@@ -78,12 +79,13 @@ def p_beats(face: str, bag: Sequence[str]) -> float:
     return total / (6 * len(bag))
 
 
-def expected_wins(kind: str, bag: Sequence[str], others: int) -> float:
+@lru_cache(maxsize=256)
+def expected_wins(kind: str, bag: tuple[str, ...], others: int) -> float:
     """``expected``'s P(win) of a die: each face against ``others`` independent random faces."""
     return sum(p_beats(face, bag) ** others for face in FACES[kind]) / 6
 
 
-def bid_for(kind: str, dice: Sequence[str], bag: Sequence[str], players: int) -> int:
+def bid_for(kind: str, dice: Sequence[str], bag: tuple[str, ...], players: int) -> int:
     if kind == "expected":
         return round(sum(expected_wins(d, bag, max(1, players - 1)) for d in dice))
     if kind == "specials":
