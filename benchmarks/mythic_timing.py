@@ -12,13 +12,15 @@ Besides bot.ai's levels: ``hard@analytic`` (hard with ``MONTE_CARLO = False``) a
 
 Every seat plays ``--level``; each decision with two or more legal actions is timed in CPU time
 (``time.process_time``: the machine is shared, so wall time would measure the neighbours), bids
-and plays apart. Prints the count, p50, p99 and max in milliseconds.
+and plays apart, and in wall time beside it (``bid wall``, ``play wall``). Prints the count, p50,
+p99 and max in milliseconds, and the machine's load average.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import time
 from collections.abc import Mapping
@@ -34,8 +36,9 @@ from bot.simulate import credit, wilson
 
 
 def measure(players: int, games: int, level: str, seed: int = 1) -> dict[str, list[float]]:
+    """CPU seconds per decision, by kind (``bid``, ``play``); wall seconds under ``bid wall`` / ``play wall``."""
     engine = get_engine("mythic")
-    times: dict[str, list[float]] = {"bid": [], "play": []}
+    times: dict[str, list[float]] = {"bid": [], "play": [], "bid wall": [], "play wall": []}
     for g in range(games):
         dice = SeededDice(f"{seed}:{g}")
         state, _ = engine.new_game(players, engine.options({}), dice)
@@ -43,11 +46,12 @@ def measure(players: int, games: int, level: str, seed: int = 1) -> dict[str, li
         while not engine.is_over(state):
             seat = engine.to_act(state)[0]
             view = engine.view(state, seat)
-            start = time.process_time()
-            action = ai.decide("mythic", view, level, rng)
-            spent = time.process_time() - start
+            start, wall = time.process_time(), time.perf_counter()
+            action = _decide(view, level, rng)
+            spent, wall = time.process_time() - start, time.perf_counter() - wall
             if len(view["legal"]) > 1:
                 times[action.name].append(spent)
+                times[f"{action.name} wall"].append(wall)
             state, _ = engine.apply(state, seat, action, dice)
     return times
 
@@ -125,6 +129,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{args.players} players {args.level} {kind}: {len(spent)} decisions, "
             f"p50 {1000 * p50:.1f} ms, p99 {1000 * p99:.1f} ms, max {1000 * spent[-1]:.1f} ms"
         )
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

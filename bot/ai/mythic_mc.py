@@ -23,6 +23,7 @@ The work is budgeted by a count, never by the clock, so a game replays: ``BUDGET
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -33,6 +34,7 @@ BUDGET = 2400  # simulated die rolls per decision (~20 ms in CPython at six play
 MIN_SAMPLES = 8
 TRICK_BUDGET = 3000  # simulated rolls for the current trick alone (hard's play)
 MAX_SAMPLES = 400
+BID_FIT = 0.0  # trick_chances: weight a deal by exp(-BID_FIT x the seats' |bid - expected tricks|); 0: off
 CHEAP_FOLLOW = True  # the rollout policy, short of its bid and following, plays its cheapest winner
 
 # Face codes: 0 flag, 1..7 numbers, then the specials.
@@ -194,6 +196,12 @@ class Deal:
             seen |= {int(r["die"]) for r in last.get("rolls", [])}
         self.unseen = [d for d in range(len(rules.types)) if d not in seen]
         self.voids = self._voids(captured, view.get("trick") or [])
+        # the dice each seat has rolled this hand (every pile and the trick, by roller): with its sampled hidden dice,
+        # the hand it bid on
+        self.rolled: dict[int, list[int]] = {}
+        for rolls in [*captured, view.get("trick") or []]:
+            for r in rolls:
+                self.rolled.setdefault(int(r["player"]), []).append(int(r["die"]))
         # my tricks so far: their bonus, and whether one held a flag (bonus_flag_scope=hand)
         self.my_bonus, self.my_flagged = self._my_tricks(captured)
 
@@ -359,23 +367,48 @@ def best_bid(deal: Deal, bids: Sequence[int], guess: Any, rng: random.Random) ->
     return cands[max(range(len(cands)), key=lambda i: (totals[i], -i))]  # ties: the earlier (preferred) bid
 
 
+def bid_weight(deal: Deal, hands: Sequence[Sequence[int]], worth: Sequence[float] | None) -> float:
+    """How well a deal fits the revealed bids: exp(-``BID_FIT`` x |bid - expected tricks|) per other seat, the
+    expected tricks being the sum of ``worth`` (a die id's P(win)) over the hand it bid on (its rolled and its
+    sampled dice). 1 without ``worth`` or before the bids are known."""
+    if worth is None or BID_FIT <= 0:
+        return 1.0
+    miss = 0.0
+    for p in deal.live:
+        bid = deal.bids[p]
+        if p == deal.me or bid is None:
+            continue
+        expected = sum(worth[d] for d in hands[p]) + sum(worth[d] for d in deal.rolled.get(p, ()))
+        miss += abs(bid - expected)
+    return math.exp(-BID_FIT * miss)
+
+
 def trick_chances(
-    deal: Deal, dice: Sequence[int], bids: Sequence[int], rng: random.Random
+    deal: Deal,
+    dice: Sequence[int],
+    bids: Sequence[int],
+    rng: random.Random,
+    worth: Sequence[float] | None = None,
 ) -> list[tuple[float, float]]:
     """For each die in ``dice`` (this seat to roll now): P(it takes the current trick) and the mean
     bonus of that trick when it does, over deals of the unseen dice, the seats still to roll
-    playing the rollout policy (common deals and faces for every die)."""
+    playing the rollout policy (common deals and faces for every die). With ``worth`` (issue 31) each deal
+    is weighted by how well it fits the other seats' revealed bids (:func:`bid_weight`): a seat that bid
+    high more likely holds the specials."""
     rules, me = deal.rules, deal.me
     rolled = {p for p, _, _ in deal.trick}
     after = [p for p in deal.order_from(deal.leader) if p not in rolled and p != me]
     n = max(MIN_SAMPLES, min(MAX_SAMPLES * 2, TRICK_BUDGET // max(1, len(dice) * (len(after) + 1))))
-    wins = [0] * len(dice)
-    bonus = [0] * len(dice)
+    wins = [0.0] * len(dice)
+    bonus = [0.0] * len(dice)
+    total = 0.0
     base_dice = [d for _, d, _ in deal.trick]
     base_codes = [c for _, _, c in deal.trick]
     for _ in range(n):
         hands = deal.sample(rng)
         faces = roll_faces(rules, rng)
+        w = bid_weight(deal, hands, worth)
+        total += w
         for i, mine in enumerate(dice):
             trick, codes = [*base_dice, mine], [*base_codes, faces[mine]]
             for p in after:
@@ -388,6 +421,7 @@ def trick_chances(
                 codes.append(faces[d])
             win = rules.winner(codes)
             if win == len(base_dice):
-                wins[i] += 1
-                bonus[i] += rules.bonus(codes, win)
-    return [(wins[i] / n, bonus[i] / wins[i] if wins[i] else 0.0) for i in range(len(dice))]
+                wins[i] += w
+                bonus[i] += w * rules.bonus(codes, win)
+    total = total or 1.0
+    return [(wins[i] / total, bonus[i] / wins[i] if wins[i] else 0.0) for i in range(len(dice))]

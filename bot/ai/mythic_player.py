@@ -357,7 +357,8 @@ def _play_hard_mc(table: _Table, deal: mythic_mc.Deal, plays: list[Action], rng:
     dice = list(by_type.values())
     bids = [b if b is not None else 0 for b in deal.bids]
     bids[deal.me] = bid
-    chances = mythic_mc.trick_chances(deal, dice, bids, rng)
+    worth = [table.later(kind) for kind in table.types] if mythic_mc.BID_FIT > 0 else None
+    chances = mythic_mc.trick_chances(deal, dice, bids, rng, worth)
     later = {d["id"]: table.later(d["type"]) for d in table.mine}
     best: tuple[float, float, int] | None = None
     for die, (p, bonus) in zip(dice, chances, strict=True):
