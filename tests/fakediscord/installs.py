@@ -29,7 +29,7 @@ resources/application.mdx, topics/opcodes-and-status-codes.mdx; snapshot 2026-08
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import discord
@@ -79,8 +79,9 @@ class FakeClock:
     (``bot.tables.clock = fake.clock``) and both sides see the same gap.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_advance: Callable[[], None] | None = None) -> None:
         self.offset = 0.0
+        self.on_advance = on_advance  # the fake's notify: every wait_for looks again at once
 
     def __call__(self) -> float:
         return time.time() + self.offset
@@ -90,6 +91,8 @@ class FakeClock:
         if seconds < 0:
             raise ValueError("the test clock only moves forward")
         self.offset += seconds
+        if self.on_advance is not None:
+            self.on_advance()
         return self()
 
 

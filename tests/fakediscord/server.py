@@ -150,7 +150,7 @@ class FakeDiscord:
         dm_needs_mutual_guild: bool = False,
     ) -> None:
         # the test clock (tests/fakediscord/installs.py): token ages, the 3 s rule's jumps, snowflake times
-        self.clock = FakeClock()
+        self.clock = FakeClock(on_advance=lambda: self._notify())
         self.snowflake = SnowflakeFactory(self.clock)
         # the Developer Portal's installation contexts (0 guild, 1 user): the default of a command's
         # integration_types, and a command declaring another is refused at sync
