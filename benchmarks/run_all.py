@@ -27,6 +27,7 @@ AREAS = [
     "tables",
     "postgres",
     "clickpath",
+    "production_click",
     "render",
     "restart",
     "memory",
