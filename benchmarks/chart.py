@@ -104,6 +104,10 @@ def main() -> None:
     repeats = 5 if args.quick else 20
     sizes = SIZES[::3] if args.quick else SIZES
     header(f"rating chart: 800x400 PNG, cold (fresh process, matplotlib import included) and warm ({repeats} runs)")
+    print(
+        "leaves out: Discord (the PNG's upload with the reply), /stats's database reads, the event loop the chart's "
+        "worker thread shares the GIL with"
+    )
     rows = []
     for count in sizes:
         cold_wall, cold_cpu = cold(count)

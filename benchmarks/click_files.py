@@ -127,6 +127,10 @@ def main() -> None:
     p.add_argument("--list", action="store_true", help="each file's calls and distinct functions")
     args = p.parse_args()
     header("one Liar's Dice bid click: project files and functions entered")
+    print(
+        "leaves out: CPU and time (it counts files and calls), the store's thread, fair dice (SeededDice), other "
+        "tables and guilds"
+    )
     with tempfile.TemporaryDirectory() as folder:
         seen = asyncio.run(one_click(Path(folder)))
     for name, value in seen.figures().items():

@@ -134,6 +134,10 @@ async def measure(games: Sequence[str], n: int, seconds: float, folder: Path) ->
 
 async def main_async(games: Sequence[str], sizes: Sequence[int], seconds: float, repeats: int, folder: Path) -> None:
     header(f"Click path: act + commit + the table reply's render; {seconds:g} s windows, median of {repeats} runs")
+    print(
+        "leaves out: the gateway event and discord.py's parse of it, the HTTP reply, DMs and later edits, fair dice "
+        "(SeededDice): benchmarks.production_click has them"
+    )
     rows = []
     verdicts = []
     sets = [(g,) for g in games] + ([tuple(games)] if len(games) > 1 else [])

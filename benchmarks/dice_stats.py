@@ -238,6 +238,7 @@ async def measure(target: str, fill: Callable[[dict[str, list]], Awaitable[None]
 
 async def main_async(args: Any) -> None:
     header(f"/dicestats on a server with {args.games:,} finished games")
+    print("leaves out: Discord (the reply, the chart's upload), the event loop's other work while a look runs")
     print(
         f"command: {Path(sys.executable).name} -m benchmarks.dice_stats {' '.join(sys.argv[1:])}  (cwd {os.getcwd()})"
     )

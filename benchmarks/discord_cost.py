@@ -420,6 +420,10 @@ def run(
     pace = "back to back (edits coalesced)" if fast else "people's pace (no edit coalesced)"
     talk = f", {chatter} chat messages before every move" if chatter else ""
     header(f"Discord cost: REST calls per move over whole games ({policy} choices, {pace}{talk})")
+    print(
+        "leaves out: CPU per call (it counts REST calls; its times include the fake's), fair dice (SeededDice), turn "
+        "reminders, the real edit spacing unless --fast"
+    )
     results = asyncio.run(run_async(quick, policy, fast, chatter, again))
     rows: list[tuple[Any, ...]] = []
     for c in results:

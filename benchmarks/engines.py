@@ -222,6 +222,10 @@ def run(quick: bool = False) -> dict[str, Any]:
     games = set(available_games())
     old = baseline()
     header(f"Engines: random legal playouts ({slices} x {seconds:g} s CPU per row)")
+    print(
+        "leaves out: the table service, the store, rendering, Discord and fair dice (the benchmark's own RNG picks "
+        "chance outcomes)"
+    )
     results: dict[str, Meter] = {}
     rows: list[tuple[Any, ...]] = []
     for game, players, opts in CONFIGS:

@@ -70,6 +70,10 @@ async def main() -> None:
     args = parser(__doc__.splitlines()[0]).parse_args()
     batches = 200 if args.quick else 2000
     header(f"lease fence: {batches} one-INSERT batches in a row, best of {ROUNDS} alternating rounds")
+    print(
+        "leaves out: the rest of a batch (the service, more statements than one INSERT), Discord, the event loop's "
+        "other work"
+    )
     rows: list[list[object]] = []
     with tempfile.TemporaryDirectory() as folder:
         for durability in ("fast", "full"):

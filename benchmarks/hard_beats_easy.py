@@ -77,6 +77,10 @@ def main() -> None:
     p.add_argument("--game", choices=sorted(STRENGTH), action="append", help="only this game (repeatable)")
     args = p.parse_args()
     header("hard beats easy: hard's share of the wins, one hard seat against easy seats")
+    print(
+        "leaves out: Discord, the store, the table service and the computer players' pacing: a strength measure, not "
+        "a cost"
+    )
     rows, missed = [], []
     for game in args.game or STRENGTH:
         others, options, games = STRENGTH[game]

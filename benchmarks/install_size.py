@@ -372,6 +372,7 @@ def main() -> None:
     configs = args.configs or (["core"] if args.quick else list(CONFIGS))
     runs = args.runs or (2 if args.quick else 6)
     header("install footprint: site-packages of a fresh venv per configuration, and the chart's cold cost")
+    print("leaves out: the Docker image's base layers and the running bot's memory (the footprint on disk only)")
     print(f"command: {command_line()}  (cwd {os.getcwd()})")
     available = extras_now()
     print(f"pyproject.toml now has the extras: {', '.join(available) or 'none'}")

@@ -142,6 +142,10 @@ async def act_cpu(actions: int) -> float:
 def act_ab(libs: dict[str, tuple[Callable[[Any], str], Callable[[str], Any]]], rounds: int, actions: int) -> None:
     """Each library patched in as the encoder, rounds alternating, CPU per act: what the choice buys on the path."""
     header(f"TableService.act with each encoder patched in (no-op store, five games; {rounds} alternating rounds)")
+    print(
+        "leaves out: what surrounds an encode or decode: the store's thread, Discord, rendering (TableService.act on "
+        "a no-op store at most)"
+    )
     found: dict[str, list[float]] = {lib: [] for lib in libs}
     for _ in range(rounds):
         for lib, (enc, _dec) in libs.items():

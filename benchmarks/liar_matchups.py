@@ -81,6 +81,7 @@ def main() -> None:
     args = p.parse_args()
     games = 20 if args.quick else args.games
     header(f"Liar's Dice: {args.level} against {args.field} x{args.players - 1} ({args.options or 'defaults'})")
+    print("leaves out: Discord, the store and the table service: a strength measure, not a cost")
     r = matchup(args.level, args.field, args.players, games, parse_options(args.options), args.seed)
     show(
         [

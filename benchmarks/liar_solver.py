@@ -104,6 +104,7 @@ def run(
     mass: float = 0.0,
 ) -> list[dict[str, Any]]:
     header("Liar's Dice heads-up endgames (CFR+, exact best response)")
+    print("leaves out: Discord, the store and the table service: offline solve times and strength, not a click's cost")
     out, rows = [], []
     for rule, w, a, b in configs(dice, rules, wild):
         t0 = time.perf_counter()

@@ -124,6 +124,10 @@ def run(quick: bool = False, tables: int | None = None, fresh_moves: int = 70, m
     moves = moves if moves is not None else (30 if quick else 300)
     traced = max(min(tables, 500), tables // 10)
     header(f"Memory: {tables:,} open Pig tables, fresh ({fresh_moves} moves each) and restored ({moves} moves each)")
+    print(
+        "leaves out: discord.py's caches (guilds, channels, members), the presenter's and renderer's per-table state "
+        "once each table is shown, the SQLite page cache"
+    )
     rows = []
     fresh = in_child("--child", "fresh", "--tables", str(tables), "--fresh-moves", str(fresh_moves))
     fresh_t = in_child("--child", "fresh", "--tables", str(traced), "--fresh-moves", str(fresh_moves), "--trace")

@@ -116,6 +116,7 @@ async def main() -> None:
     repeats = args.repeats or (1 if args.quick else 3)
     url = _postgres.base_url(args.database_url)
     header(f"migrate: {games:,} finished games x {args.actions} actions, both directions, {repeats} run(s) each")
+    print("leaves out: the running bot (an offline command) and PostgreSQL's server CPU")
     why = await _postgres.reachable(url)
     if why is not None:
         print(f"skipped: no PostgreSQL at {url} ({why})")

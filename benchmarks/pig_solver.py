@@ -42,6 +42,10 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 def run(quick: bool = False, targets: list[int] | None = None, variants: list[str] | None = None) -> dict[str, float]:
     header("Pig solver (bot.ai.pig_solver.solve: per-cell columns solver, or the wavefront where it does not apply)")
+    print(
+        "leaves out: Discord, the store, and the bot's event loop, which a solve in production shares its process "
+        "with"
+    )
     import numpy  # noqa: F401  (the solver's dependency: fail early and plainly)
 
     from bot.ai.pig_solver import solve

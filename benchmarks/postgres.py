@@ -279,6 +279,10 @@ async def main_async(args: Any) -> None:
     url = _postgres.base_url(args.database_url)
     tables.DATABASE_URL = url
     header(f"PostgreSQL beside SQLite at {args.tables:,} tables, and pgbench -N on the same server")
+    print(
+        "leaves out: Discord (the gateway event, discord.py's parse, the HTTP reply), rendering, DMs, fair dice "
+        "(SeededDice)"
+    )
     why = await _postgres.reachable(url)
     if why is not None:
         print(f"PostgreSQL not reachable at {_postgres.without_params(url)}: {why}; skipped (--database-url)")

@@ -113,6 +113,7 @@ def main() -> None:
     args = parser(__doc__.split("\n")[0]).parse_args()
     games = GAMES // 10 if args.quick else GAMES
     header(f"ratings: back-fill of {games:,} stored games (migration 0008), and one finished game's rating")
+    print("leaves out: Discord, the rest of the finished game's transaction (results, the games row), the event loop")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "old.sqlite3"
         old_database(path, games)

@@ -159,6 +159,10 @@ def main() -> None:
         profile(args.profile, scripts(args.profile, args.tables, args.moves))
         return
     header(f"table reply render: table_message (V2 layout), 4 seats, log of {LOG_EVENTS} events")
+    print(
+        "leaves out: the act and its commit, the gateway event, discord.py's HTTP send, the presenter's scheduling, "
+        "fair dice (SeededDice)"
+    )
     rows = []
     for game in games:
         found = scripts(game, args.tables, args.moves)

@@ -342,6 +342,10 @@ def run(
     seed = seed or (100 if quick else 500)
     repeats = repeats or (1 if quick else 3)
     header(f"Restart: restore {games:,} open games of {moves} moves, and with {finished:,} finished games beside them")
+    print(
+        "leaves out: connecting to Discord and the re-show of every restored table (its redraw and edit), and each "
+        "table's first use (its replay)"
+    )
     with tempfile.TemporaryDirectory(prefix="dt-bench-") as folder:
         return asyncio.run(main_async(games, moves, finished, seed, Path(folder), repeats, profile))
 
