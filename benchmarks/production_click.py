@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import random
 import re
 import resource
@@ -134,6 +135,16 @@ def thread_cpu(ident: int) -> float:
         return 0.0
 
 
+def user_system(native_id: int | None) -> tuple[float, float]:
+    """A thread's user and system CPU seconds from /proc (clock ticks: 10 ms steps); zeros where unreadable."""
+    try:
+        fields = Path(f"/proc/self/task/{native_id}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
 def process_cpu() -> float:
     used = resource.getrusage(resource.RUSAGE_SELF)
     return used.ru_utime + used.ru_stime
@@ -186,6 +197,8 @@ class Window:
     bot_cpu: float = 0.0
     loop_cpu: float = 0.0
     store_cpu: float = 0.0
+    store_user: float = 0.0  # of which user and system time (/proc: 10 ms steps)
+    store_system: float = 0.0
     other_cpu: float = 0.0
     fake_cpu: float = 0.0
     gc_wall: float = 0.0
@@ -215,6 +228,7 @@ class Marks:
         self.fake, self.loop = fake_ident, loop_ident
         self.process = process_cpu()
         self.threads = {t.ident: thread_cpu(t.ident) for t in threading.enumerate() if t.ident is not None}
+        self.split = {t.ident: user_system(t.native_id) for t in threading.enumerate() if t.ident is not None}
         self.wall = time.perf_counter()
 
     def close(self, window: Window) -> None:
@@ -230,6 +244,10 @@ class Marks:
                 window.loop_cpu = used
             elif is_store_thread(t):
                 window.store_cpu += used
+                user, system = user_system(t.native_id)
+                before = self.split.get(t.ident, (0.0, 0.0))
+                window.store_system += system - before[1]
+                window.store_user += user - before[0]
         window.bot_cpu = total - window.fake_cpu
         # every other thread (asyncio.to_thread's, any that ended in the window): the rest of the process
         window.other_cpu = max(0.0, window.bot_cpu - window.loop_cpu - window.store_cpu)
@@ -476,6 +494,7 @@ def report(windows: list[Window], fake: Any) -> None:
                 w.wall / w.clicks * 1e3 if w.clicks else float("nan"),
                 *parts,
                 w.us(w.store_cpu),
+                w.store_system / (w.store_user + w.store_system) if w.store_user + w.store_system else None,
                 w.us(w.other_cpu),
                 f"{w.lobby}/{w.private}/{w.refused}",
                 w.gc_wall / w.wall if w.wall else 0.0,
@@ -494,6 +513,7 @@ def report(windows: list[Window], fake: Any) -> None:
             "wall ms/click",
             *[f"{p} us" for p in ORDER],
             "store thread us",
+            "its system share",
             "other threads us",
             "lobby/My dice/refused",
             "GC share",
