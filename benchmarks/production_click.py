@@ -128,7 +128,7 @@ def part_of(frame: Any) -> str | None:
 
 
 def thread_cpu(ident: int) -> float:
-    """CPU seconds of a live thread of this process (its POSIX CPU clock); 0 for one that has ended."""
+    """CPU seconds of a live thread of this process (its POSIX CPU clock; read only threads still running)."""
     try:
         return time.clock_gettime(time.pthread_getcpuclockid(ident))
     except (OSError, ValueError, OverflowError):
