@@ -18,7 +18,7 @@ from bot.privacy_contact import shown
 from bot.store import ratings
 from bot.tables import TableError
 from cogs.utils.games import game_choices
-from cogs.utils.replies import AnswersErrors, guild_of, locale_of, refuse, send_ephemeral
+from cogs.utils.replies import AnswersErrors, guild_of, locale_of, refuse, send_ephemeral, server_only
 
 if TYPE_CHECKING:
     from bot.client import DiceTavern
@@ -45,7 +45,7 @@ def parse_options(text: str) -> dict[str, str]:
     return options
 
 
-@app_commands.guild_only()
+@server_only  # an admin's or a host's tools: installed to servers, used in servers
 @app_commands.default_permissions(manage_guild=True)
 class Settings(AnswersErrors, commands.GroupCog, group_name="settings", group_description=t("cmd.settings")):
     def __init__(self, bot: DiceTavern) -> None:

@@ -425,7 +425,7 @@ class Stats(AnswersErrors, commands.Cog):
         scope=t("rating.cmd_leaderboard_scope"),
     )
     @app_commands.choices(game=game_choices())
-    @app_commands.guild_only()
+    @anywhere  # in a group DM: its own small board
     async def leaderboard(
         self,
         interaction: discord.Interaction,

@@ -44,6 +44,7 @@ from cogs.utils.replies import (
     guild_of,
     locale_of,
     send_ephemeral,
+    server_only,
     table_locale_of,
     within_deadline,
 )
@@ -290,7 +291,7 @@ async def clicked(bot: DiceTavern, interaction: discord.Interaction, tournament_
 # -- the cog -------------------------------------------------------------------------------------------------------
 
 
-@app_commands.guild_only()
+@server_only  # an admin's or a host's tools: installed to servers, used in servers
 class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", group_description=t("tournament.cmd")):
     """``/tournament`` and the tournament service's ``Venue``."""
 

@@ -12,7 +12,7 @@ from bot import cli
 from tests.fakediscord import FakeDiscord
 
 # /game replay, export and verify are subcommands of /game: they go where /game goes
-ANYWHERE = ("liar", "mex", "mia", "mythic", "pig", "game", "help", "stats", "history")
+ANYWHERE = ("liar", "mex", "mia", "mythic", "pig", "game", "help", "stats", "leaderboard", "history")
 SERVER_ONLY = ("settings", "tournament")
 GUILD, USER = 0, 1  # integration types
 IN_GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2  # interaction contexts

@@ -82,7 +82,9 @@ class InteractionTransport:
     def open_window(self, table: Table) -> Window | None:
         """The window to edit through, if one is open (until MARGIN before its end)."""
         window = self.windows.get(table.id)
-        return window if window is not None and self.clock() < window.until - MARGIN else None
+        if window is None or table.id in self._said:  # after the last word nothing may overwrite it
+            return None
+        return window if self.clock() < window.until - MARGIN else None
 
     async def note(self, table: Table, interaction: discord.Interaction) -> None:
         """``interaction`` answers (or opened) the table message: its token is the table's latest, committed before
@@ -91,8 +93,9 @@ class InteractionTransport:
         window = self.windows.get(table.id)
         if window is not None and window.until >= until:
             return
-        await self.bot.store.write([windows.set_window(table.id, interaction.token, until)])
+        # in memory first: the table's paced edits, which may run while the write waits, go through it already
         self.windows[table.id] = Window(interaction.token, until)
+        await self.bot.store.write([windows.set_window(table.id, interaction.token, until)])
         self._missed.discard(table.id)  # someone is at the table again
         self._said.discard(table.id)
         self._arm_note(table.id)
