@@ -15,10 +15,11 @@ posterior's average. The kinds:
 
 Every kind also strays now and then (``NOISE``): mostly to the equilibrium's mix (so a 62-bluffer's rare true
 double stays believable), a little to any legal claim (so no claim rules a kind out). The prior (:func:`log_prior`)
-gives the equilibrium 0.45, the truthful player 0.1, the jump kinds 0.3, shared by how often the equilibrium
+gives the equilibrium 0.57, the truthful player 0.1, the jump kinds 0.3, shared by how often the equilibrium
 opens with X (so one claim of any X is the same small evidence) and by what that bluff earns against the
-equilibrium (``SKILL``: 62 pays, a double does not), and the lie-to-X kinds 0.15, shared equally (none is left
-a cheap exploit: three Mias over a standing claim, with truthful openings, unmask the Mia liar). One opening 62
+equilibrium (``SKILL``: 62 pays, a double does not), and the lie-to-X kinds 0.03, half of it on lie to Mia and
+half shared equally (``LIE_MIA``; three Mias over a standing claim, with truthful openings, unmask the Mia liar;
+more weight there cost ``hard`` against ``claim62``, 0.888 at 0.10 spread equally against 0.907 now). One opening 62
 leaves the equilibrium's indifference nearly alone; two make a 62-bluffer about as likely as not; a player who
 claims Mia every round is recognised as fast.
 
@@ -44,8 +45,9 @@ UNIFORM = 0.2  # of the noise: any legal claim (the rest: the equilibrium's mix)
 KINDS = 2 * N + 2  # 0: equilibrium; 1 + (X + 1) for X = -1 .. 20: jump to X; N + 2 + X: truth, else lie to X
 #: prior weight of the equilibrium, the truthful player, all the "jump to X" kinds together (shared out by how
 #: often the equilibrium opens with X, so that one claim of X says as little for every X), and all the "truth,
-#: else lie to X" kinds together (shared equally: none of them is left a cheap exploit)
-WEIGHTS = (0.45, 0.1, 0.3, 0.15)
+#: else lie to X" kinds together (:data:`LIE_MIA` of it on lie to Mia, the rest shared equally)
+WEIGHTS = (0.57, 0.1, 0.3, 0.03)
+LIE_MIA = 0.5  # of the lie-to-X kinds' prior: lie to Mia (the exploit that farmed hard); the rest shared equally
 FLOOR = 0.01  # the share of a value the equilibrium never opens with
 SKILL = 5.0  # per life: a bluffer's value X is likelier the more that bluff earns against the equilibrium
 AT_LEAST = np.array([PROB[c:].sum() for c in range(N)])  # P(roll >= c)
@@ -127,7 +129,9 @@ def log_prior(sol: Solution) -> np.ndarray:
     if key not in sol.memo:
         eq, honest, jumps, lies = WEIGHTS
         share = np.maximum((PROB[:, None] * sol.claim[0]).sum(axis=0), FLOOR) * np.exp(SKILL * _opening_values(sol))
-        prior = np.concatenate([[eq, honest], jumps * share / share.sum(), np.full(N, lies / N)])
+        lie = np.full(N, (1 - LIE_MIA) / N)
+        lie[N - 1] += LIE_MIA
+        prior = np.concatenate([[eq, honest], jumps * share / share.sum(), lies * lie])
         sol.memo[key] = np.log(prior + 1e-12)
     return sol.memo[key]
 

@@ -118,3 +118,27 @@ def test_hard_with_its_bid_made_dumps_the_die_that_cannot_win_now_but_would_late
     mine = [ID["minotaur"], ID["purple"], ID["yellow"]]
     view = _playing(mine, 1, [(1, ID["mermaid"], "mermaid"), (2, ID["red"], "7")], taken=1)
     assert {ai.decide("mythic", view, level, random.Random(s)) for s in range(5)} == {Action("play", (ID["minotaur"],))}
+
+
+def test_a_deal_that_fits_the_revealed_bids_weighs_more(monkeypatch):
+    # seat 1 bid 2 and has rolled a purple (it counts towards the hand it bid on); seat 2 bid 0
+    purple = ids("purple")
+    rolls = [{"player": 1, "die": purple[0], "type": "purple", "face": "1"}]
+    view = _view(
+        [ID["yellow"], ID["gray"]],
+        bids=[1, 2, 0],
+        bids_revealed=True,
+        captured=[[], rolls, []],
+        hand_sizes=[2, 2, 2],
+        tricks=[0, 1, 0],
+    )
+    deal = mythic_mc.Deal(view)
+    assert deal.rolled == {1: [purple[0]]}
+    worth = [1.0 if t in ("minotaur", "griffin", "mermaid") else 0.1 for t in TYPES]
+    strong = [[], ids("griffin")[:2], purple[1:3]]
+    weak = [[], purple[1:3], ids("griffin")[:2]]
+    monkeypatch.setattr(mythic_mc, "BID_FIT", 1.0)
+    assert mythic_mc.bid_weight(deal, strong, worth) > 10 * mythic_mc.bid_weight(deal, weak, worth)
+    assert mythic_mc.bid_weight(deal, strong, None) == 1.0  # no model: every deal counts the same
+    monkeypatch.setattr(mythic_mc, "BID_FIT", 0.0)
+    assert mythic_mc.bid_weight(deal, strong, worth) == mythic_mc.bid_weight(deal, weak, worth) == 1.0
