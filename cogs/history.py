@@ -74,7 +74,7 @@ async def game_over(interaction: discord.Interaction, game_id: int) -> GameRecor
     record = await history.game_record(_bot(interaction).store, game_id) if 0 < game_id <= MAX_ID else None
     if record is None:
         raise Refused("unknown", id=game_id)
-    if record.guild_id != interaction.guild_id:
+    if record.guild_id != guild_of(interaction):  # a group DM's games are its own (its channel id)
         raise Refused("other_server", id=game_id)
     if not record.over:  # checked before anything of the game is read further: its seed stays in the store
         raise Refused(f"not_over_{record.status}", id=game_id)

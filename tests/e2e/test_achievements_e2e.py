@@ -106,19 +106,15 @@ async def test_games_from_before_achievements_get_theirs_when_the_bot_starts(tav
 
 
 async def forget_achievements(database: str) -> None:
-    """Drop migration 0015's tables and set the schema back to 0014, as an older bot left its database."""
+    """Drop the tables of migration 0015 and after (0016: interaction_windows) and set the schema back to 0014, as
+    an older bot left its database."""
     store = await open_store(database)
+    drops = [(f"DROP TABLE {name}", ()) for name in ("achievements", "achievement_games", "interaction_windows")]
     try:
         if store.dialect == "sqlite":
-            await store.write([("DROP TABLE achievements", ()), ("DROP TABLE achievement_games", ())])
+            await store.write(drops)
             await store.write([("PRAGMA user_version = 14", ())])
         else:
-            await store.write(
-                [
-                    ("DROP TABLE achievements", ()),
-                    ("DROP TABLE achievement_games", ()),
-                    ("UPDATE schema_version SET version = 14", ()),
-                ]
-            )
+            await store.write([*drops, ("UPDATE schema_version SET version = 14", ())])
     finally:
         await store.close()

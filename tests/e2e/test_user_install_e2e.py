@@ -17,6 +17,7 @@ import pytest
 
 from bot.client import DiceTavern
 from bot.games.dice import SeededDice
+from bot.games.fair import FairDice
 from bot.render import dice_text
 from bot.store import ratings, repo
 from cogs.utils.interaction_transport import LAST_WORD, MARGIN, WINDOW
@@ -27,8 +28,10 @@ WINDOW_NOTE = "Nobody has clicked for a while"
 
 
 @contextlib.asynccontextmanager
-async def bot_on(fake: FakeDiscord, db: str, seed: int = 3) -> AsyncIterator[DiceTavern]:
-    bot = DiceTavern(database_path=db, dice=SeededDice(seed), bot_delay=(0, 0), guild_ready_timeout=0.1)
+async def bot_on(fake: FakeDiscord, db: str, seed: int | None = 3) -> AsyncIterator[DiceTavern]:
+    """``seed`` None: the bot's default dice (a FairDice per table)."""
+    dice = FairDice.new if seed is None else SeededDice(seed)
+    bot = DiceTavern(database_path=db, dice=dice, bot_delay=(0, 0), guild_ready_timeout=0.1)
     async with run_bot(fake, bot):
         await bot.tree.sync()
         bot.tables.clock = fake.clock  # one clock: the tokens age by it, the deadlines and windows too
@@ -131,8 +134,8 @@ async def friends(tmp_path) -> AsyncIterator[tuple[FakeDiscord, Any, Any, Any, s
 async def test_a_whole_pig_game_in_a_group_dm_with_a_computer_player_and_a_15_minute_gap(friends):
     fake, alice, bob, gdm, db = friends
     users = {alice.id: alice, bob.id: bob}
-    async with bot_on(fake, db) as bot:
-        board = await open_table(fake, alice, bob, gdm, "pig", target=40)
+    async with bot_on(fake, db, seed=None) as bot:  # fair dice, verified at the end
+        board = await open_table(fake, alice, bob, gdm, "pig", target=60)
         table = bot.tables.table(gdm.id)
         assert table.guild_id == gdm.id  # a group DM is its own scope
         for _ in range(2):  # a few turns, the computer's moves edited in through the clicks' tokens
@@ -163,6 +166,10 @@ async def test_a_whole_pig_game_in_a_group_dm_with_a_computer_player_and_a_15_mi
         assert stats.ephemeral and "1 game" in stats.text
         here = await (await fake.slash(alice, gdm, "leaderboard", options={"game": "pig"})).response()
         assert f"<@{alice.id}>" in here.text and f"<@{bob.id}>" in here.text  # the group DM's own board
+        verified = await (await fake.slash(bob, gdm, "game", "verify", options={"game": table.id})).response()
+        assert "game verified" in verified.text  # fair dice: the same check as in a server
+        history = await (await fake.slash(alice, gdm, "history")).response()
+        assert f"#{table.id}" in history.text
     no_bot_token_there(fake, gdm)
     fake.assert_no_problems()
 
