@@ -218,6 +218,26 @@ async def test_a_whole_liars_dice_game_in_a_group_dm_shows_no_hand_in_any_shared
         for version in message.history:
             assert "Your dice" not in version.all_text
         assert "Your dice" not in message.all_text
+    assert not [c for c in fake.rest_calls if c.path == "/users/@me/channels"]  # no DM tried: 🎲 My dice only
+    no_bot_token_there(fake, gdm)
+    fake.assert_no_problems()
+
+
+async def test_after_a_restart_the_table_goes_on_through_the_token_in_the_store(friends):
+    fake, alice, bob, gdm, db = friends
+    async with bot_on(fake, db) as bot:
+        board = await open_table(fake, alice, bob, gdm, "pig", target=100)
+        table = bot.tables.table(gdm.id)
+        await fake.wait_for(lambda: not table.lock.locked() and not table.seats[table.state.current].is_bot)
+        window = bot.presenter.interactions.windows[table.id]  # type: ignore[attr-defined]
+        version = table.version
+    async with bot_on(fake, db) as bot:
+        table = bot.tables.table(gdm.id)
+        assert bot.presenter.interactions.windows[table.id] == window  # type: ignore[attr-defined]
+        fake.clock.advance(table.deadline - fake.clock() + 1)
+        assert await bot.tables.run_due() == 1  # the missed turn, shown through the token read back
+        await fake.wait_for(lambda: not table.lock.locked() and shows(board, table), what="the table, edited")
+        assert table.version > version
     no_bot_token_there(fake, gdm)
     fake.assert_no_problems()
 
