@@ -388,8 +388,8 @@ async def main_async(
         f"(no-op store rows only at the largest size); dice: {'SeededDice' if DICE == 'seeded' else 'fair, per table'}"
     )
     print(
-        "leaves out: Discord (the gateway event, discord.py's parse, the HTTP reply), rendering, DMs; fair dice "
-        "(SeededDice) unless --dice fair"
+        "leaves out: Discord (the gateway event, discord.py's parse, the HTTP reply), rendering, DMs"
+        + ("; fair dice (SeededDice: --dice fair has them)" if DICE == "seeded" else "")
     )
     results: dict[str, Row] = {}
     rows = []
