@@ -20,6 +20,7 @@ At most two worker processes, each at ``nice`` 19 (the machine is shared).
     python -m benchmarks.ai_matchups --table --games 400 --seed 17            # the docs/AI.md matrix
     python -m benchmarks.ai_matchups --table --only mythic --games 400 --seed 17
     python -m benchmarks.ai_matchups --table --only mia --match ref: --games 300 --seed 31
+    python -m benchmarks.ai_matchups --table --only mythic --match ref: --first hard --games 300 --seed 31
 
 The matrix (``--table``): per game and player count the level ordering and both strong levels against
 ``ref:sensible``, then every level against every reference player of the game at its reference count
@@ -296,6 +297,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--match", action="append", default=[], metavar="TEXT", help="with --table: only cells whose label has TEXT"
     )
+    p.add_argument(
+        "--first", action="append", default=[], metavar="LEVEL", help="with --table: only cells led by LEVEL"
+    )
     args = p.parse_args(argv)
     if args.table:
         games = tuple(args.only) or GAMES
@@ -305,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
             results = []
             for m in matrix((game,)):
                 if args.match and not any(t in m.label() for t in args.match):
+                    continue
+                if args.first and m.sides[0] not in args.first:
                     continue
                 results.append(run_matchup(m, args.games, args.seed, args.workers))
                 total_cpu += results[-1].cpu
