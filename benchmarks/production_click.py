@@ -20,7 +20,10 @@ so it is not the bot's. That window runs without the profiler.
 one); a sample goes to the first frame, from the innermost out, whose module names a part (``PARTS``); those
 shares split the first window's loop-thread CPU, shown in µs per click. The store's own thread (aiosqlite's:
 SQLite's statements and commits) and any other thread are measured by their CPU clocks. Code in C (the
-aiohttp parser, orjson, sqlite3, hashlib) is charged to the Python frame that called it.
+aiohttp parser, orjson, sqlite3, hashlib) is charged to the Python frame that called it. A loop thread that was
+waiting for the GIL when the signal came runs the handler where it let the GIL go (a hand-over to another thread,
+e.g. the put on aiosqlite's queue), charging that point with the CPU spent before it: the split is approximate,
+the totals are not.
 
 Two loads per game: **1 open table** (one click at a time), and **1,000 open tables** (200 of each game open at
 once; the game's 200 are clicked in turn by ``WORKERS`` people at a time). Each game at its defaults, 2 players
