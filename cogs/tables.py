@@ -409,7 +409,8 @@ class Click:
         cog = self.bot.game_cogs.get(table.game)
         if cog is not None and table.running:
             view = cog.private_view(table, seat, locale)
-        if self.user_id in presenter.dms_closed and not table.engine.open_information:
+        dms = not presenter.interactions.owns(table)  # a table on its interaction's message never DMs its secrets
+        if dms and self.user_id in presenter.dms_closed and not table.engine.open_information:
             view = with_dm_retry(view, table.id, locale)
         reply = text_message(lines, COLOURS.get(table.status), view)
         return Reply(edit=redrawn(reply)) if in_place else Reply(private=shown(reply))
