@@ -19,9 +19,16 @@ class ShardError(ValueError):
     """A shard range or count that cannot be used; the message says why in one line."""
 
 
+def group_dm_scope(channel_id: int) -> int:
+    """A group DM's scope (its tables, results and board): its channel id negated. Negative, so it never meets a
+    server's id and lies on shard 0, where Discord sends every interaction that comes without a server."""
+    return -channel_id
+
+
 def shard_of(guild_id: int, count: int) -> int:
-    """Discord's shard of a guild: the snowflake's timestamp bits modulo the shard count."""
-    return (guild_id >> 22) % count
+    """Discord's shard of a guild: the snowflake's timestamp bits modulo the shard count; a group DM's scope
+    (negative, ``group_dm_scope``) is shard 0's."""
+    return 0 if guild_id < 0 else (guild_id >> 22) % count
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,7 @@ class Shards:
         if self.everything:
             return "1 = 1"
         ids = ", ".join(str(i) for i in sorted(self.ids))
-        return f"(({column} >> 22) % {self.count}) IN ({ids})"
+        return f"(CASE WHEN {column} < 0 THEN 0 ELSE ({column} >> 22) % {self.count} END) IN ({ids})"
 
     def __str__(self) -> str:
         return f"{format_ids(self.ids)} of {self.count}"

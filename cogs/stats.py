@@ -173,7 +173,7 @@ def board_view(
 # ``lb:<guild>:<game>:<page>`` (buttons from before seasons: the current season), then the season's number (the
 # board it was opened on) or ``g`` for the global board.
 PAGE_ID = (
-    r"lb:(?P<guild>[0-9]{1,20}):(?P<game>\w{1,20}):(?P<page>[0-9]{1,9})"
+    r"lb:(?P<guild>-?[0-9]{1,20}):(?P<game>\w{1,20}):(?P<page>[0-9]{1,9})"
     r"(?::(?P<season>[0-9]{1,9}))?(?::(?P<scope>g))?"
 )
 

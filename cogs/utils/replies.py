@@ -14,6 +14,7 @@ from bot.games import IllegalMove
 from bot.i18n import normalise, t
 from bot.languages import for_person, for_table
 from bot.render import error_text, seat_names
+from bot.shards import group_dm_scope
 from bot.tables import TableError, check_language
 
 if TYPE_CHECKING:
@@ -77,12 +78,13 @@ def channel_of(interaction: discord.Interaction) -> int:
 
 
 def guild_of(interaction: discord.Interaction) -> int:
-    """The scope a table, its results and its board belong to: the server's id; in a group DM (no server) the group
-    DM's channel id, so a group DM has its own small board (snowflakes never collide across kinds)."""
+    """The scope a table, its results and its board belong to: the server's id; in a group DM (no server) its
+    channel id, negated (``bot.shards.group_dm_scope``), so a group DM has its own small board and lies on shard 0,
+    where Discord sends its interactions."""
     if interaction.guild_id is not None:
         return interaction.guild_id
     assert interaction.channel_id is not None, "a command came with neither a server nor a channel"
-    return interaction.channel_id
+    return group_dm_scope(interaction.channel_id)
 
 
 async def send_ephemeral(interaction: discord.Interaction, content: str | None = None, **kwargs: Any) -> None:

@@ -137,7 +137,7 @@ async def test_a_whole_pig_game_in_a_group_dm_with_a_computer_player_and_a_15_mi
     async with bot_on(fake, db, seed=None) as bot:  # fair dice, verified at the end
         board = await open_table(fake, alice, bob, gdm, "pig", target=60)
         table = bot.tables.table(gdm.id)
-        assert table.guild_id == gdm.id  # a group DM is its own scope
+        assert table.guild_id == -gdm.id  # a group DM is its own scope (negative: shard 0's)
         for _ in range(2):  # a few turns, the computer's moves edited in through the clicks' tokens
             await fake.wait_for(lambda: not table.seats[table.state.current].is_bot and not table.lock.locked())
             await pig_turn(fake, bot, board, table, users)
@@ -159,7 +159,7 @@ async def test_a_whole_pig_game_in_a_group_dm_with_a_computer_player_and_a_15_mi
         stored = await repo.actions(bot.store, table.id)
         assert len(stored) >= table.version - 1  # every acknowledged move is in the log
         results = await bot.store.fetch_all("SELECT guild_id, user_id FROM results WHERE game_id = ?", (table.id,))
-        assert {r["guild_id"] for r in results} == {gdm.id}
+        assert {r["guild_id"] for r in results} == {-gdm.id}
         board_entries, _ = await ratings.global_board(bot.store, "pig", 10)
         assert {alice.id, bob.id} <= {e.user_id for e in board_entries}  # counted across servers
         stats = await (await fake.slash(bob, gdm, "stats")).response()

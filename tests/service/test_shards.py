@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games.dice import SeededDice
-from bot.shards import ShardError, Shards, format_ids, parse, shard_of
+from bot.shards import ShardError, Shards, format_ids, group_dm_scope, parse, shard_of
 from bot.store import open_store
 from bot.tables import Seat, TableService
 from bot.tables.retention import DAY
@@ -89,7 +89,7 @@ def test_owns_follows_the_formula():
 async def test_the_sql_condition_picks_the_same_guilds_as_owns(database):
     store = await open_store(database)
     try:
-        guilds = [EVEN_A, EVEN_B, ODD_A, ODD_B, 2**63 - 1, 1 << 22, 3 << 22, 5]
+        guilds = [EVEN_A, EVEN_B, ODD_A, ODD_B, 2**63 - 1, 1 << 22, 3 << 22, 5, -ODD_A, -(3 << 22)]  # and group DMs
         for count in (2, 3, 8):
             for ids in ({0}, {1}, {0, count - 1}):
                 shards = Shards(frozenset(ids), count)
@@ -203,3 +203,14 @@ async def test_a_table_for_another_shards_guild_is_refused(database):
     finally:
         await service.stop()
         await store.close()
+
+
+def test_a_group_dm_s_scope_lies_on_shard_0_where_discord_sends_its_interactions():
+    """Interactions without a server (a group DM) come on shard 0: its scope, the channel id negated, is shard 0's
+    in Python and in SQL alike, whatever the channel id's own bits say."""
+    channel = (5 << 22) + 123  # as a server id it would be shard 1 of 2, 5 of 8
+    scope = group_dm_scope(channel)
+    assert scope < 0 and shard_of(channel, 2) == 1
+    for count in (2, 8):
+        assert shard_of(scope, count) == 0
+        assert parse("0", count).owns(scope) and not parse(f"1-{count - 1}", count).owns(scope)
