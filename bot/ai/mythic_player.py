@@ -27,13 +27,15 @@ is unknown, so P(win) is averaged over every position.
   revealed bids (``mythic_mc.trick_chances``). ``MONTE_CARLO = False`` restores the earlier
   analytic hard (P(now) from the face mix, reading bids: a seat still needing tricks plays the
   strongest of its hidden dice, one with enough its weakest).
-* ``normal`` (issue 31, ``NORMAL_PLAY = "mixed"``) plays, on half its plays (``NORMAL_MIX``, drawn
-  from ``rng``), the one-step Bernoulli model without rollouts and without reading bids (``_play_hard``
-  with ``read=False``: P(now) from the face mix, the dice kept as Bernoullis), and greedily otherwise:
-  while it needs tricks the die most likely to win now, else the least likely (keeping the dice that
-  would win later if it still needs them). Always-analytic is stronger still against the reference
-  players but as strong as ``hard`` (one ``hard`` against two such: 0.344 [0.287, 0.406], 240 games), so
-  the mix keeps the levels ordered (docs/AI.md has the figures).
+* ``normal`` (issue 31, ``NORMAL_PLAY = "mixed"``) plays, at three or more seats, a quarter of its
+  plays (``NORMAL_MIX``, drawn from ``rng``) by the one-step Bernoulli model without rollouts and
+  without reading bids (``_play_hard`` with ``read=False``: P(now) from the face mix, the dice kept as
+  Bernoullis), and the rest greedily: while it needs tricks the die most likely to win now, else the
+  least likely (keeping the dice that would win later if it still needs them); heads-up (an unofficial
+  option) always greedily, as before. An always-analytic ``normal`` is stronger against the reference
+  players but as strong as ``hard`` (one ``hard`` against two: 0.344 [0.287, 0.406], 240 games), and
+  half-analytic left ``hard`` only level with it heads-up and at four seats, so the quarter keeps the
+  levels ordered (docs/AI.md has the figures).
 * ``easy`` bids its specials plus half its red dice, give or take one, and plays a random legal
   die half the time (the greedy play otherwise).
 
@@ -61,7 +63,7 @@ MC_BID = True
 MC_PLAY = True
 BID_SPREAD = 2  # hard's rollouts weigh the bids within this of the Bernoulli model's best
 BID_SCALE = 1.0  # scales each die's P(win) when bidding (tuned by simulation)
-NORMAL_MIX = 0.5  # NORMAL_PLAY = "mixed": the share of plays made by the analytic model (the rest greedy)
+NORMAL_MIX = 0.25  # NORMAL_PLAY = "mixed": the share of plays (3+ seats) made by the analytic model (the rest greedy)
 #: normal's play (issue 31): "mixed" (shipped): the analytic model on NORMAL_MIX of its plays, else greedy;
 #: "plain" / "analytic": always the one-step Bernoulli play (without / reading bids); "greedy": before issue 31
 NORMAL_PLAY = "mixed"
@@ -289,7 +291,8 @@ def _decide(view: MythicView, level: str, rng: Any, actions: list[Action]) -> Ac
         return _play_hard_mc(table, deal, plays, _rng(rng))
     if level == "normal" and NORMAL_PLAY in ("analytic", "plain"):
         return _play_hard(table, plays, read=NORMAL_PLAY == "analytic")
-    if level == "normal" and NORMAL_PLAY == "mixed" and (rng.random() if rng is not None else 0.0) < NORMAL_MIX:
+    mixed = level == "normal" and NORMAL_PLAY == "mixed" and table.players >= 3  # heads-up (unofficial): greedy
+    if mixed and (rng.random() if rng is not None else 0.0) < NORMAL_MIX:
         return _play_hard(table, plays, read=False)
     return _play_greedy(table, plays)
 
