@@ -20,20 +20,38 @@ moves through the service instead would take ~25 minutes on this machine (300,00
     python -m benchmarks.restart --quick
     python -m benchmarks.restart --games 10000 --moves 6 --finished 0
     python -m benchmarks.restart --profile           # cProfile of start() on the open database
+    python -m benchmarks.restart --reshow --finished 0   # and the re-show after start(), burst and paced
+
+**The re-show** (``--reshow``, issue 30): what the bot does after ``start()`` (``cogs/tables.py``: the presenter's
+``reshow``), each run in a child process of its own (``--child``), so its RSS holds nothing the parent built;
+``burst`` (the anchor: the loop the bot ran before issue 30, every table loaded and queued in one go, a copy kept
+here) and ``paced`` (``DiscordPresenter.reshow``) alternating. The child opens a fresh ``Store`` and
+``TableService``, ``start()``, gives every table a message id, then re-shows every table through the real
+``DiscordPresenter`` (its edit workers and their spacing, ``table_message``) into a stand-in channel whose edit
+serialises the view as discord.py sends it (``to_components`` and ``json.dumps``) and returns; until every worker has
+ended. Measured: process CPU (user + system) of the re-show per table, its wall time, the event loop's longest tick
+(a task sleeping 5 ms at a time: the longest time between its wake-ups, less the 5 ms) and p99, and RSS
+(``/proc/self/statm``) per table after ``start()`` and after the re-show, over the process before the store opened.
+Leaves out: discord.py's HTTP client and aiohttp (the request itself, its rate limiter), the gateway.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import cProfile
 import gc
 import inspect
 import io
 import itertools
+import json
+import os
 import pstats
 import random
 import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -45,6 +63,7 @@ from benchmarks._service import GAMES, SNOWFLAKE, game_of, next_move, open_many,
 from bot.games.dice import SeededDice
 from bot.store import open_store, repo
 from bot.tables import TableService
+from cogs.utils.presenter import DiscordPresenter
 
 TARGET_SECONDS = 1.0  # 10,000 open games of 300 moves
 
@@ -231,12 +250,169 @@ async def restore(path: Path, prof: cProfile.Profile | None = None) -> dict[str,
     return result
 
 
+# -- the re-show after start() ---------------------------------------------------------------------------------------
+
+TICK = 0.005  # the lag sampler's sleep
+BURST_TARGET = 1.0  # seconds: no longer stretch of the loop without a yield (issue 30)
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * PAGE
+
+
+class _Message:
+    """Stands in for discord.py's PartialMessage: the edit's view serialised as discord.py sends it."""
+
+    async def edit(self, *, view: Any, **_: Any) -> None:
+        json.dumps({"components": view.to_components(), "flags": 1 << 15})
+
+
+class _Channel:
+    def get_partial_message(self, message_id: int) -> _Message:
+        return _Message()
+
+    async def send(self, *, view: Any, **_: Any) -> Any:  # pragma: no cover - every table has a message id here
+        raise AssertionError("the re-show only edits here")
+
+
+class _Bot:
+    """What the presenter reads of the bot."""
+
+    def __init__(self, store: Any, tables: TableService) -> None:
+        self.store, self.tables, self._channel = store, tables, _Channel()
+
+    def get_partial_messageable(self, channel_id: int, guild_id: int | None = None) -> _Channel:
+        return self._channel
+
+
+async def burst(presenter: DiscordPresenter) -> int:
+    """The anchor: the re-show as the bot ran it before issue 30 (cogs/tables.py's loop), every table in one go."""
+    tables = list(presenter.bot.tables.by_id.values())
+    for table in tables:
+        presenter.refresh(table)
+    return len(tables)
+
+
+async def child_reshow(path: Path, mode: str) -> dict[str, Any]:
+    gc.collect()
+    before = rss()
+    store = await open_store(path)
+    service = TableService(store, SeededDice(12), run_dispatcher=False)
+    restored = await service.start()
+    for table in service.by_id.peek_all():
+        table.message_id = 10**18 + table.id
+    gc.collect()
+    after_start = rss()
+    presenter = DiscordPresenter(_Bot(store, service))  # type: ignore[arg-type]
+    await presenter.load()
+    service.presenter = presenter
+    ticks: list[float] = []
+    done = False
+
+    async def sample() -> None:
+        last = time.perf_counter()
+        while not done:
+            await asyncio.sleep(TICK)
+            now = time.perf_counter()
+            ticks.append(now - last - TICK)
+            last = now
+
+    sampler = asyncio.create_task(sample())
+    await asyncio.sleep(TICK * 2)
+    c0, t0 = time.process_time(), time.perf_counter()
+    queued = await (burst(presenter) if mode == "burst" else presenter.reshow())
+    while presenter._workers:  # every worker: its edit, its spacing, its end
+        await asyncio.sleep(0.05)
+    c1, t1 = time.process_time(), time.perf_counter()
+    done = True
+    await sampler
+    gc.collect()
+    after = rss()
+    lags = sorted(ticks)
+    result = {
+        "mode": mode,
+        "tables": len(restored),
+        "queued": queued,
+        "cpu": c1 - c0,
+        "wall": t1 - t0,
+        "max_lag": lags[-1] if lags else 0.0,
+        "p99_lag": lags[int(len(lags) * 0.99)] if lags else 0.0,
+        "rss_start": after_start - before,
+        "rss_after": after - before,
+    }
+    await service.stop()
+    await store.close()
+    return result
+
+
+def reshow_in_child(path: Path, mode: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.restart", "--child", mode, "--db", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def report_reshow(path: Path, repeats: int, games: int) -> None:
+    runs: dict[str, list[dict[str, Any]]] = {"burst": [], "paced": []}
+    for _ in range(repeats):  # alternating, each in a fresh child
+        for mode in runs:
+            runs[mode].append(reshow_in_child(path, mode))
+    rows = []
+    for mode, rs in runs.items():
+        for r in rs:
+            n = max(r["tables"], 1)
+            rows.append(
+                (
+                    mode,
+                    r["queued"],
+                    r["cpu"],
+                    r["cpu"] / n * 1e6,
+                    r["wall"],
+                    r["max_lag"] * 1000,
+                    r["p99_lag"] * 1000,
+                    r["rss_start"] / n / 1024,
+                    r["rss_after"] / n / 1024,
+                )
+            )
+    print("\nthe re-show after start() (each run a child process; burst = the loop before issue 30):")
+    show(
+        rows,
+        [
+            "re-show",
+            "tables",
+            "CPU s",
+            "CPU us/table",
+            "wall s",
+            "longest tick ms",
+            "p99 tick ms",
+            "RSS KiB/table after start()",
+            "RSS KiB/table after re-show",
+        ],
+    )
+    scale = 10_000 / games
+    for mode, rs in runs.items():
+        lag = statistics.median(r["max_lag"] for r in rs)
+        per = statistics.median(r["rss_after"] / max(r["tables"], 1) for r in rs)
+        print(
+            f"  {mode}: longest tick {lag:.2f} s (at 10,000 tables ~x{scale:g} if it grows with them: "
+            f"{lag * scale if mode == 'burst' else lag:.2f} s) < {BURST_TARGET:g} s "
+            f"{verdict(lag * (scale if mode == 'burst' else 1) < BURST_TARGET)}; "
+            f"RSS {per / 1024:.1f} KiB/table after use <= 20 {verdict(per <= 20 * 1024)}"
+        )
+
+
 def size(path: Path) -> float:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*")) / 2**20
 
 
 async def main_async(
-    games: int, moves: int, finished: int, seed: int, folder: Path, repeats: int, profile: bool
+    games: int, moves: int, finished: int, seed: int, folder: Path, repeats: int, profile: bool, reshow: bool = False
 ) -> dict[str, Any]:
     info = await build(folder, games, moves, finished, seed)
     left = info["left open"]
@@ -308,6 +484,8 @@ async def main_async(
             (label, "the rest: rows -> tables (JSON, engine), replay, heap", None, rest, rest / med["start"])
         )
     show(phase_rows, ["database", "phase of start() (median run)", "calls", "seconds", "share"])
+    if reshow:
+        await asyncio.to_thread(report_reshow, info["open"], repeats, games)
     scale = 10_000 / games
     print("\ntargets (10,000 open games of 300 moves):")
     for label, runs in results.items():
@@ -335,6 +513,7 @@ def run(
     seed: int | None = None,
     repeats: int | None = None,
     profile: bool = False,
+    reshow: bool = False,
 ) -> dict[str, Any]:
     games = games or (500 if quick else 10_000)
     moves = moves if moves is not None else (30 if quick else 300)
@@ -343,11 +522,16 @@ def run(
     repeats = repeats or (1 if quick else 3)
     header(f"Restart: restore {games:,} open games of {moves} moves, and with {finished:,} finished games beside them")
     print(
-        "leaves out: connecting to Discord and the re-show of every restored table (its redraw and edit), and each "
-        "table's first use (its replay)"
+        "leaves out: connecting to Discord"
+        + (
+            "; the re-show's HTTP (discord.py, aiohttp): its views are serialised, not sent"
+            if reshow
+            else " and the re-show of every restored table (its redraw and edit), and each table's first use (its "
+            "replay): --reshow measures them"
+        )
     )
     with tempfile.TemporaryDirectory(prefix="dt-bench-") as folder:
-        return asyncio.run(main_async(games, moves, finished, seed, Path(folder), repeats, profile))
+        return asyncio.run(main_async(games, moves, finished, seed, Path(folder), repeats, profile, reshow))
 
 
 def main() -> None:
@@ -358,8 +542,14 @@ def main() -> None:
     p.add_argument("--seed", type=int, help="games played through the service before copying (default 500)")
     p.add_argument("--repeats", type=int, help="restores per database, alternating; the median is shown (default 3)")
     p.add_argument("--profile", action="store_true", help="cProfile start() on the open database instead")
+    p.add_argument("--reshow", action="store_true", help="also the re-show after start(), burst and paced")
+    p.add_argument("--child", choices=("burst", "paced"), help=argparse.SUPPRESS)
+    p.add_argument("--db", help=argparse.SUPPRESS)
     args = p.parse_args()
-    run(args.quick, args.games, args.moves, args.finished, args.seed, args.repeats, args.profile)
+    if args.child:
+        print(json.dumps(asyncio.run(child_reshow(Path(args.db), args.child))))
+        return
+    run(args.quick, args.games, args.moves, args.finished, args.seed, args.repeats, args.profile, args.reshow)
 
 
 if __name__ == "__main__":

@@ -91,10 +91,9 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         self.bot.loop.create_task(self._reshow_tables())
 
     async def _reshow_tables(self) -> None:
-        """After a restart every open table message is re-rendered (its buttons keep working)."""
+        """After a restart every open table message is re-rendered (its buttons keep working), paced."""
         await self.bot.wait_until_ready()
-        for table in list(self.bot.tables.by_id.values()):
-            self.presenter.refresh(table)
+        await self.presenter.reshow()
 
     @app_commands.command(name="cancel", description=t("cmd.cancel"))
     async def cancel(self, interaction: discord.Interaction) -> None:
