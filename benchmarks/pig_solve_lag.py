@@ -1,15 +1,15 @@
 """The event loop's tick lag during a Pig solve at a new target (issue 30): in the bot's thread, and in another process.
 
-The bot solves the hard player's table for a Pig variant with no shipped or cached table in its ``pig-solver``
-thread (``bot.ai.pig_player.solve_in_background``), inside the bot's process: the event loop shares the GIL with
-it. Measured here, alternating, each solve of a new target (``--target``, one die; a fresh cache folder and memory
-cache every run, so nothing is read back):
+The bot solves the hard player's table for a Pig variant with no shipped or cached table from its ``pig-solver``
+thread (``bot.ai.pig_player.solve_in_background``). Until issue 30 the thread solved it itself, inside the bot's
+process, sharing the GIL with the event loop; now it hands the solve to a spawned process
+(``pig_player.solve_elsewhere``, ``SOLVE_ELSEWHERE``). Measured here, alternating, each a solve of a new target
+(``--target``, one die; a fresh cache folder and memory cache every run, so nothing is read back), each through
+``solve_in_background`` as the bot calls it:
 
-* **idle**: the loop with no solve, for as long as the last solve took;
-* **thread**: ``solve_in_background`` as the bot calls it (the real path: the thread, the solve, the save);
-* **process**: the proposed lever: ``bot.ai.pig_solver.solve`` and the save in a ``ProcessPoolExecutor`` of the
-  spawn context (made fresh each run, its start-up counted), made and awaited in a thread (``asyncio.to_thread``),
-  as the solver thread would: spawning a process blocks its caller for tens of ms.
+* **thread**: the anchor, ``SOLVE_ELSEWHERE = False``: the solve in the solver thread (before issue 30);
+* **process**: the bot's path now: the solve in a spawned process (its start-up counted), the table handed back;
+* **idle**: the loop with no solve, for as long as the last thread solve took.
 
 The loop runs a tick sampler (a task sleeping 5 ms at a time: the time between its wake-ups, less the 5 ms) and a
 stand-in for clicks (a task that spends ~0.3 ms of CPU every 10 ms, as a busy table service would), and reports
@@ -24,13 +24,10 @@ the bot's real clicks (discord.py, the store), the load of the machine's other c
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
 import statistics
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from benchmarks._common import header, parser, percentile, show, verdict
@@ -41,20 +38,6 @@ TICK = 0.005
 CLICK_EVERY = 0.01
 CLICK_CPU = 0.0003
 SAME = 0.001  # a p99 within this of idle's is unchanged
-
-
-def solve_and_save(rules: PigRules, path: str) -> int:
-    """In the child process: solve, save where the player reads it, return the table's size."""
-    from bot.ai.pig_solver import solve
-
-    policy = solve(rules).policy()
-    policy.save(Path(path))
-    return len(policy.to_bytes())
-
-
-def solve_in_pool(rules: PigRules, path: str) -> int:
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return pool.submit(solve_and_save, rules, path).result()
 
 
 async def measure(mode: str, rules: PigRules, idle_for: float) -> dict[str, Any]:
@@ -85,12 +68,12 @@ async def measure(mode: str, rules: PigRules, idle_for: float) -> dict[str, Any]
         c0, t0 = time.process_time(), time.perf_counter()
         if mode == "idle":
             await asyncio.sleep(idle_for)
-        elif mode == "thread":
+        else:  # the bot's path; "thread" is the anchor (the solve in the solver thread itself, as before issue 30)
+            pig_player.SOLVE_ELSEWHERE = mode == "process"
             future = pig_player.solve_in_background(rules.to_dict())
             assert future is not None
             await asyncio.wrap_future(future)
-        else:  # the pool made and awaited in a thread, as the solver thread would: spawning blocks its caller
-            await asyncio.to_thread(solve_in_pool, rules, str(Path(folder) / f"{rules.key}.bin"))
+            pig_player.SOLVE_ELSEWHERE = True
         c1, t1 = time.process_time(), time.perf_counter()
         done.set()
         await asyncio.gather(*tasks)

@@ -15,8 +15,9 @@ Levels (rules/pig.md, "Bot recommendations"):
 * ``hard``: the optimal policy (Neller & Presser, maximise the probability of winning), from a
   table: the ones shipped in ``bot/ai/data`` (targets 50 and 100, one die and Big Pig defaults), else
   one cached on disk in :func:`cache_dir` (under the data directory), else none yet: then
-  :func:`solve_in_background` starts solving it in a worker thread (one at a time; the decision
-  never waits) and the player uses the fallback until the table is ready. Fallback, one die:
+  :func:`solve_in_background` starts solving it from a worker thread (one at a time; the decision
+  never waits), in a spawned process (:func:`solve_elsewhere`: the event loop keeps the GIL), and the player uses
+  the fallback until the table is ready. Fallback, one die:
   "keep pace and end race" (roll for the goal once either score reaches ``target - 29``, else
   hold at 21 + round((j - i) / 8), the difference scaled by 100 / target above target 100;
   docs/AI.md has its measured strength); two dice:
@@ -48,11 +49,13 @@ from __future__ import annotations
 import importlib.util
 import logging
 import math
+import multiprocessing
 import os
 import queue
 import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -84,6 +87,7 @@ MULTI_LEADER_BONUS = 10  # hard, 2+ opponents: read the table as if the leader h
 CACHE_ENV = "DICETAVERN_CACHE_DIR"
 DATABASE_ENV = "DATABASE_PATH"
 DEFAULT_DATA_DIR = "data"  # the folder of bot.client.DEFAULT_DATABASE (not imported: it pulls in discord)
+SOLVE_ELSEWHERE = True  # the solver thread has each table solved in another process (solve_elsewhere)
 
 
 class RandomLike(Protocol):
@@ -134,12 +138,13 @@ def _load(path: Path, rules: PigRules) -> PigPolicy | None:
     return policy
 
 
-def get_policy(rules: PigRules, *, compute: bool = False, disk: bool = True) -> Policy | None:
+def get_policy(rules: PigRules, *, compute: bool = False, disk: bool = True, elsewhere: bool = False) -> Policy | None:
     """The optimal table for ``rules``: loaded (shipped, else cached on disk; a bigger target's table of the
     same variant answers too, see :class:`ShiftedPolicy`), else solved when ``compute`` (blocking: call it
     from a worker, see :func:`solve_in_background`), else None. Solved tables are kept in memory and written
     to :func:`cache_dir`; a cached file that is corrupt or stale is solved again. Without ``disk``, only
-    tables in memory or shipped (small) are looked at: a decision never waits for a big file."""
+    tables in memory or shipped (small) are looked at: a decision never waits for a big file. ``elsewhere``: the
+    solve runs in another process (:func:`solve_elsewhere`), not in the caller's."""
     policy = _policies.get(rules)
     if policy is not None:
         return policy
@@ -150,7 +155,8 @@ def get_policy(rules: PigRules, *, compute: bool = False, disk: bool = True) -> 
     if policy is None and compute and numpy_available():
         from bot.ai.pig_solver import solve
 
-        solved = solve(rules).policy()  # outside the lock: loading other variants goes on meanwhile
+        # outside the lock: loading other variants goes on meanwhile
+        solved = solve_elsewhere(rules) if elsewhere else solve(rules).policy()
         try:
             solved.save(cache_dir() / f"{rules.key}.bin")
         except OSError as exc:
@@ -217,9 +223,39 @@ def solve_in_background(options: Any) -> Future[Policy | None] | None:
         return future
 
 
+def solve_elsewhere(rules: PigRules) -> PigPolicy:
+    """Solve in a spawned process and hand the table back through a pipe (issue 30): a solve in a thread of the
+    bot's process shares the GIL with its event loop, whose tick lag grows meanwhile (``benchmarks.pig_solve_lag``).
+    A daemon process, like the solver thread: a long solve never holds up the bot's exit. Blocking: the solver
+    thread calls it. RuntimeError when the process ends without a table (it logged why to stderr)."""
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_solve_child, args=(rules, send), name=f"pig-solve-{rules.key}", daemon=True)
+    process.start()
+    send.close()  # the child's end only: EOF here when it ends
+    try:
+        raw = receive.recv_bytes()
+    except EOFError:
+        process.join()
+        raise RuntimeError(
+            f"the Pig solver process for {rules.key} ended without a table ({process.exitcode})"
+        ) from None
+    finally:
+        receive.close()
+    process.join()
+    return PigPolicy.from_bytes(raw)
+
+
+def _solve_child(rules: PigRules, send: Connection) -> None:
+    from bot.ai.pig_solver import solve
+
+    send.send_bytes(solve(rules).policy().to_bytes())
+    send.close()
+
+
 def _solve_job(rules: PigRules) -> Policy | None:
     try:
-        policy = get_policy(rules, compute=True)
+        policy = get_policy(rules, compute=True, elsewhere=SOLVE_ELSEWHERE)
         if policy is None:  # no file and no numpy: asking again will not help
             _failed.add(rules)
         return policy

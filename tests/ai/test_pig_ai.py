@@ -571,6 +571,7 @@ def test_background_solve_returns_at_once_and_the_player_falls_back_until_ready(
         return real_solve(rules)
 
     monkeypatch.setattr(pig_solver, "solve", slow_solve)
+    monkeypatch.setattr(pig_player, "SOLVE_ELSEWHERE", False)  # the thread solves itself: the patch holds it
     future = pig_player.solve_in_background(options)
     assert future is not None and not future.done()  # returns at once: the solve is still held
     assert pig_player.solve_in_background(options) is future  # one solve per variant
@@ -586,6 +587,18 @@ def test_background_solve_returns_at_once_and_the_player_falls_back_until_ready(
     for i, j, k in differ[:20]:  # now the table
         expected = ROLL if optimal.rolls(i, j, k) else HOLD
         assert choose(view_for([i, j], k, **options), "hard") == expected
+
+
+def test_background_solve_runs_in_another_process_and_caches_its_table(numpy, monkeypatch, tmp_path):
+    import bot.ai.pig_solver as pig_solver
+
+    rules = PigRules(dice=2, target=26, double_ones="lose_score")  # no bigger table answers for it
+    optimal = solve(rules).policy()
+    monkeypatch.setattr(pig_solver, "solve", lambda rules: pytest.fail("solved in the bot's process"))
+    future = pig_player.solve_in_background(rules.to_dict())
+    assert future is not None and future.result(timeout=DEADLINE) == optimal  # the child's table, handed back
+    assert PigPolicy.load(tmp_path / "cache" / f"{rules.key}.bin") == optimal  # saved where the player reads it
+    assert get_policy(rules, disk=False) == optimal
 
 
 def test_a_decision_without_a_table_asks_for_a_solve(no_background_solves):
