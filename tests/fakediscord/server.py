@@ -429,15 +429,7 @@ class FakeDiscord:
         conn = self._live_connection(thread.guild_id)
         if conn is None or conn.session is None:
             return
-        data = {**thread.payload(), **extra}
-
-        async def send() -> None:
-            with contextlib.suppress(ConnectionResetError):
-                await conn.dispatch(event, data)
-
-        task = asyncio.ensure_future(send())
-        self._message_events.add(task)
-        task.add_done_callback(self._message_events.discard)
+        self._dispatch_later(conn, event, {**thread.payload(), **extra})
 
     def add_user(
         self,
@@ -1042,6 +1034,10 @@ class FakeDiscord:
                 data["member"] = {k: v for k, v in self._bot_member_payload(guild).items() if k != "user"}
             elif member is not None:
                 data["member"] = member.payload(with_user=False)
+        return self._dispatch_later(conn, event, data)
+
+    def _dispatch_later(self, conn: GatewayConnection, event: str, data: dict[str, Any]) -> asyncio.Task[None]:
+        """Send a gateway event from a task, in order with the others (the REST handler does not wait for it)."""
 
         async def send() -> None:
             with contextlib.suppress(ConnectionResetError):
