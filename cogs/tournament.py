@@ -30,11 +30,11 @@ from bot.i18n import t
 from bot.render.tournament import TournamentText, tournament_picture
 from bot.store import tournaments as store_t
 from bot.tables import TableError
-from bot.tables.model import Seat
 from bot.tables.tournaments import Snapshot
 from bot.tournaments import Plan, Standing, TournamentRefused, rounds_total, tiebreak_names
 from cogs.stats import number
 from cogs.utils.components import COLOURS, Blocks, button_label, text_message
+from cogs.utils.gamecog import seat_for
 from cogs.utils.games import game_choices
 from cogs.utils.replies import (
     ANSWERED,
@@ -271,7 +271,7 @@ async def clicked(bot: DiceTavern, interaction: discord.Interaction, tournament_
             raise TableError("tournament_none")
         user = interaction.user
         if verb == "join":
-            row = await service.join(channel, Seat(user.id, getattr(user, "display_name", user.name)))
+            row = await service.join(channel, seat_for(user))
         elif verb == "leave":
             row = await service.leave(channel, user.id)
         else:
@@ -355,8 +355,7 @@ class Tournaments(AnswersErrors, commands.GroupCog, group_name="tournament", gro
         if rounds is not None and plan_format != "swiss":
             raise TableError("tournament_rounds_fixed")
         plan = Plan(plan_format, 2 if seats is None else seats, rounds)  # the rounds are checked at the start
-        who = interaction.user
-        host = Seat(who.id, getattr(who, "display_name", who.name))
+        host = seat_for(interaction.user)
         row = await self.bot.tournaments.create(
             guild_of(interaction), channel_of(interaction), host, game, plan, table_locale_of(interaction)
         )
