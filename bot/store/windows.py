@@ -18,9 +18,10 @@ def set_window(game_id: int, token: str, until: float) -> Statement:
     )
 
 
-async def open_windows(store: Store) -> list[Any]:
-    """The windows of the open tables (lobbies and running games), with their table's id."""
+async def open_windows(store: Store, owned: str | None = None) -> list[Any]:
+    """The windows of the open tables (lobbies and running games), with their table's id; ``owned``: an SQL
+    condition on ``g.guild_id`` (this process's shards, ``TableService.owned``), None for every table."""
     return await store.fetch_all(
         "SELECT w.game_id, w.token, w.until FROM interaction_windows w JOIN games g ON g.id = w.game_id"
-        " WHERE g.status IN ('lobby', 'running')"
+        " WHERE g.status IN ('lobby', 'running')" + ("" if owned is None else f" AND {owned}")
     )

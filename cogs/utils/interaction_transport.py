@@ -72,7 +72,8 @@ class InteractionTransport:
         return self.bot.tables.clock()  # the table service's (a test moves it, and the fake's tokens age by it)
 
     async def load(self) -> None:
-        for row in await windows.open_windows(self.bot.store):
+        # this process's tables only: another process times (and leaves the last word on) the other shards'
+        for row in await windows.open_windows(self.bot.store, self.bot.tables.owned("g.guild_id")):
             self.windows[row["game_id"]] = Window(row["token"], row["until"])
             self._arm_note(row["game_id"])
 

@@ -6,7 +6,7 @@ import pytest
 
 from bot.games.dice import SeededDice
 from bot.shards import ShardError, Shards, format_ids, group_dm_scope, parse, shard_of
-from bot.store import open_store
+from bot.store import open_store, windows
 from bot.tables import Seat, TableService
 from bot.tables.retention import DAY
 from bot.tables.service import NotOurShard
@@ -214,3 +214,22 @@ def test_a_group_dm_s_scope_lies_on_shard_0_where_discord_sends_its_interactions
     for count in (2, 8):
         assert shard_of(scope, count) == 0
         assert parse("0", count).owns(scope) and not parse(f"1-{count - 1}", count).owns(scope)
+
+
+async def test_a_process_reads_back_only_its_shards_interaction_windows(database):
+    """The tables on an interaction's message (issue 29) come back after a restart with their token: each process
+    reads its own shards' windows, and those of open tables only."""
+    clock = Clock()
+    await fill(database, clock)
+    store = await open_store(database)
+    try:
+        games = await store.fetch_all("SELECT id, guild_id, status FROM games")
+        await store.write([windows.set_window(g["id"], f"token-{g['id']}", 1e10) for g in games])
+        expected = {g["id"] for g in games if g["status"] in ("lobby", "running") and shard_of(g["guild_id"], 2) == 0}
+        assert expected and len(expected) < len(games)
+        ours = await windows.open_windows(store, parse("0", 2).sql("g.guild_id"))
+        assert {r["game_id"] for r in ours} == expected
+        every = {r["game_id"] for r in await windows.open_windows(store)}
+        assert expected < every
+    finally:
+        await store.close()
