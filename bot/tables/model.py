@@ -15,6 +15,9 @@ from bot.languages import SHIPPED
 
 SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
+# Tables whose log was decoded most recently keep it decoded; past this many later decodes, a table whose version
+# has not moved since (idle: shown, nobody played) has its log put back to JSON text (``Table.compact``).
+IDLE_AFTER = 256
 LogEntry = tuple[str, dict[str, Any]]  # (event kind, data) of a public event
 # An action log entry as the service writes it: (seat, action text, interaction id, dice JSON).
 Entry = tuple[int | None, str, str | None, str | None]
@@ -165,7 +168,28 @@ class Table:
                 self.log_text = None
                 log.extend(map(tuple, loads(text)))
                 log.extend(added)
+            _note_decoded(self, log)
         return log
+
+    @property
+    def decoded_log(self) -> deque[LogEntry] | None:
+        """The log if it is decoded now, else None (reading it does not decode it)."""
+        return self._log
+
+    def compact(self) -> bool:
+        """Put an idle table's log back the way start-up leaves it, as JSON text (decoded again at its next read),
+        and drop its render cache (which holds the log's entries and their lines: the next render draws them anew).
+        False when there was nothing to do (the log not decoded).
+
+        Nothing a reader sees changes: the log reads back as equal entries, as after a restart. ``_note_decoded``
+        calls it for the table whose log was decoded longest ago, once that table is idle."""
+        log = self._log
+        if log is None:
+            return False
+        self._log = None
+        self.log_text = (dumps(list(log)), [])
+        self.render_cache = None
+        return True
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -217,3 +241,27 @@ class Table:
         if seen:
             self.seen.extend(seen)
         self.acted.update((user_id, version) for user_id, version in meta.get("acted", []))
+
+
+# The tables whose log was decoded, oldest decode first, each with its log then and its version then (or at its last
+# look here). One process serves many tables: the memory of a table that was shown and left (after a restart, every
+# table is shown once) goes back to what start-up gave it without a timer per table. Each decode looks at the
+# oldest entry once there are more than IDLE_AFTER (two at most): stale (the table's log is another since) or closed,
+# it is dropped; idle (the same version, nobody holding its lock), the table is compacted; else it goes to the back
+# with its version now. A table's log is decoded once per use after an idle spell, so this costs no move anything.
+_decoded: deque[tuple[Table, deque[LogEntry], int]] = deque()
+
+
+def _note_decoded(table: Table, log: deque[LogEntry]) -> None:
+    decoded = _decoded
+    decoded.append((table, log, table.version))
+    for _ in range(2):  # a bounded look per decode: the queue shrinks when tables idle, holds the busy ones
+        if len(decoded) <= IDLE_AFTER:
+            return
+        oldest, its_log, version = decoded.popleft()
+        if oldest.decoded_log is not its_log or oldest.status not in ("lobby", "running"):
+            continue  # compacted since (a newer entry is further back), or closed: nothing to keep small
+        if oldest.version == version and not oldest.lock.locked():
+            oldest.compact()
+        else:
+            decoded.append((oldest, its_log, oldest.version))
