@@ -32,18 +32,19 @@ from bot.render import error_text, event_text, seat_names, table_text
 from bot.store import repo
 from bot.tables import Table, TableError
 from bot.tables.lobby import options_over
-from cogs.utils import options_form
+from cogs.utils import lean_gateway, options_form, wire
 from cogs.utils import retry as retry_policy
 from cogs.utils.components import (
     COLOURS,
     DM_RETRY,
+    Controls,
     DmRetryButton,
     TableButton,
     TableSelect,
     parse_table_control,
     table_message,
-    text_message,
-    with_dm_retry,
+    text_view,
+    with_dm_retry_json,
 )
 from cogs.utils.gamecog import seat_for
 from cogs.utils.presenter import DiscordPresenter, Hold, table_link
@@ -88,6 +89,7 @@ class Tables(AnswersErrors, commands.GroupCog, group_name="game", group_descript
         self.bot.presenter = presenter
         self.bot.tables.presenter = presenter
         self.bot.add_dynamic_items(TableButton, TableSelect, DmRetryButton)
+        lean_gateway.install(self.bot)  # their clicks (and the table's MESSAGE_UPDATEs) parsed without unread objects
         self.bot.loop.create_task(self._reshow_tables())
 
     async def _reshow_tables(self) -> None:
@@ -285,8 +287,11 @@ class Click:
                     reply.edit, reply.shows = self.table_reply(lives_on).edit, self.surface.presenter.look(lives_on)
                 await self.surface.presenter.interactions.note(lives_on, interaction)  # committed before the answer
             if reply.edit is not None:
+                view = reply.edit.get("view")
                 if response.is_done():
                     await interaction.edit_original_response(**reply.edit)
+                elif isinstance(view, wire.Prebuilt) and reply.edit.get("content", 0) is None:
+                    await wire.update_message(interaction, view)  # what edit_message sends, minus parsing the answer
                 else:
                     await response.edit_message(**reply.edit)
                 if isinstance(held, Hold):
@@ -382,7 +387,7 @@ class Click:
             # what a closed DM could not carry
             secrets = await self.surface.presenter.undelivered(table.id, self.user_id)
             lines = [t("ui.dm_closed", locale), *secrets]
-            return shown(text_message(lines, COLOURS.get(table.status))) if secrets else None
+            return shown(text_view(lines, COLOURS.get(table.status))) if secrets else None
 
         reply = self.table_reply(table)
         reply.later = later
@@ -404,14 +409,15 @@ class Click:
         secrets = await presenter.undelivered(table.id, self.user_id)
         if secrets:  # what a closed DM could not carry, as it was sent (the view above may have moved on)
             lines += ["", t("ui.dm_closed", locale), *secrets]
-        view = None
+        controls = Controls()
         cog = self.bot.game_cogs.get(table.game)
-        if cog is not None and table.running:
-            view = cog.private_view(table, seat, locale)
+        if cog is not None and table.running and (view := cog.private_view(table, seat, locale)) is not None:
+            for item in view.children:
+                controls.add(item.to_component_dict())
         dms = not presenter.interactions.owns(table)  # a table on its interaction's message never DMs its secrets
         if dms and self.user_id in presenter.dms_closed and not table.engine.open_information:
-            view = with_dm_retry(view, table.id, locale)
-        reply = text_message(lines, COLOURS.get(table.status), view)
+            with_dm_retry_json(controls, table.id, locale)
+        reply = text_view(lines, COLOURS.get(table.status), controls.rows())
         return Reply(edit=redrawn(reply)) if in_place else Reply(private=shown(reply))
 
     async def dm_retry(self, table_id: int) -> Reply:

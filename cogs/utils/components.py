@@ -12,6 +12,7 @@ which also sees the clicks discord.py's item dispatch drops (a control the messa
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from bot.i18n import SURFACE, generation, has, t
 from bot.render import Control, Menu, controls, faces, seat_names, table_text
 from bot.tables import TableError
 from cogs.utils import options_form
+from cogs.utils.wire import Prebuilt
 
 if TYPE_CHECKING:
     from bot.tables import Table
@@ -198,10 +200,17 @@ def select_option(
     return discord.SelectOption(label=text, value=action, emoji=face_emoji(face))
 
 
-def table_message(
+def table_message(table: Table, locale: str, *, with_controls: bool = True, note: str | None = None) -> Prebuilt:
+    """The whole table message, ready to send: ``table_layout``'s Components V2 layout, built as Discord's JSON
+    (``table_components``; tests/test_wire_golden.py holds the two equal)."""
+    return Prebuilt(table_components(table, locale, with_controls=with_controls, note=note))
+
+
+def table_layout(
     table: Table, locale: str, *, with_controls: bool = True, note: str | None = None
 ) -> discord.ui.LayoutView:
-    """The whole table message as a Components V2 layout: one container whose accent colour says the state, the
+    """The whole table message as a Components V2 layout of discord.py ``ui`` objects (the reference the JSON that
+    is sent must equal): one container whose accent colour says the state, the
     title and the game's head lines, one text block per seat (its marker, name, numbers, last claim), what the
     table waits for, the last lines of the log, why it closed, the fair dice and the table's id in one small
     line, then the controls (none once the table is over: a finished table offers nothing it cannot do).
@@ -219,9 +228,7 @@ def table_message(
     small = " · ".join([*text.fair, text.footer])
     rows = table_rows(table, locale) if with_controls else []
     title = t("table.log", locale)
-    return blocks.layout(
-        COLOURS.get(table.status, 0), log=text.log, small=small, rows=rows, log_title=title, note=note
-    )
+    return blocks.layout(COLOURS.get(table.status, 0), log=text.log, small=small, rows=rows, log_title=title, note=note)
 
 
 class Blocks:
@@ -395,3 +402,293 @@ def parse_table_control(custom_id: str, values: list[str] | None) -> tuple[int, 
     if not isinstance(tail, str) or len(tail) > MAX_ACTION or not ACTION_TEXT.fullmatch(tail):
         raise TableError("bad_control")
     return table_id, drawn, tail
+
+
+# -- the same messages as Discord's JSON (issue 30) -----------------------------------------------------------------
+# A click's answer was built as discord.py ``ui`` objects (a LayoutView, its Container, TextDisplays, Buttons,
+# Selects, each SelectOption), then serialised with ``to_components``: 0.3–1 ms of a click's CPU. The functions below
+# build the very same component payload as plain dicts (tests/test_wire_golden.py holds them equal to
+# ``table_message(...).to_components()`` / ``text_message(...)`` for every game in several states and languages), with
+# the same limits (a classic view's 5 rows and 25 items, a V2 message's 40 components) raising the same ValueError.
+# ``cogs.utils.wire`` sends them through discord.py's own HTTP and webhook adapters. Nothing here may be changed
+# once returned: a menu's options are shared between messages (cached, as ``_select_options`` are).
+
+JSON = dict[str, Any]
+STYLE_VALUES = {name: style.value for name, style in STYLES.items()}
+TEXT, SEPARATOR, CONTAINER, ROW, BUTTON, SELECT = 10, 14, 17, 1, 2, 3
+VIEW_ITEMS = 5 * 5  # a classic view (a private reply's controls): 5 rows of 5
+PLACEHOLDER_OPTION: JSON = {"label": "-", "value": "-", "default": False}  # TableSelect's stand-in for no options
+
+
+def emoji_json(key: str | None) -> JSON | None:
+    """``face_emoji(key).to_dict()``: a die face's application emoji, or None where not uploaded."""
+    found = faces.emoji(key) if key else None
+    return {"id": found[1], "name": found[0]} if found else None
+
+
+def button_json(
+    table_id: int, version: int, action: str, label: str = "", style: str = "secondary", face: str | None = None
+) -> JSON:
+    """``TableButton(...)``'s component, as discord.py serialises it."""
+    payload: JSON = {"type": BUTTON, "style": STYLE_VALUES[style], "disabled": False}
+    if text := label or action:
+        payload["label"] = text
+    payload["custom_id"] = f"dt:{table_id}:{version}:{action}"
+    if (emoji := emoji_json(face)) is not None:
+        payload["emoji"] = emoji
+    return payload
+
+
+def select_json(
+    table_id: int, version: int, name: str, options: Sequence[JSON] | None = None, placeholder: str | None = None
+) -> JSON:
+    """``TableSelect(...)``'s component, as discord.py serialises it (``options``: ``option_json``'s)."""
+    payload: JSON = {
+        "type": SELECT,
+        "custom_id": f"ds:{table_id}:{version}:{name}",
+        "min_values": 1,
+        "max_values": 1,
+        "disabled": False,
+        "required": True,
+    }
+    if placeholder:
+        payload["placeholder"] = placeholder
+    payload["options"] = list(options) if options else [PLACEHOLDER_OPTION]
+    return payload
+
+
+def option_json(label: str, value: str, emoji: JSON | None = None) -> JSON:
+    """``discord.SelectOption(label=…, value=…, emoji=…).to_dict()``."""
+    payload: JSON = {"label": label, "value": value, "default": False}
+    if emoji is not None:
+        payload["emoji"] = emoji
+    return payload
+
+
+class Controls:
+    """A classic view's items as JSON, placed as ``discord.ui.View.add_item`` places them: at most 25 items in 5 rows
+    of width 5 (a button 1, a select 5); an item that does not fit raises ValueError as discord.py does."""
+
+    def __init__(self) -> None:
+        self.items: list[JSON] = []
+        self.weights = [0, 0, 0, 0, 0]
+
+    def add(self, item: JSON) -> None:
+        if len(self.items) >= VIEW_ITEMS:
+            raise ValueError("maximum number of children exceeded")
+        width = 5 if item["type"] == SELECT else 1
+        for index, weight in enumerate(self.weights):
+            if weight + width <= 5:
+                self.weights[index] += width
+                break
+        else:
+            raise ValueError("could not find open space for item")
+        self.items.append(item)
+
+    def rows(self) -> list[JSON]:
+        """``rows_of``: each select on its own row, buttons five to a row, in their order."""
+        rows: list[JSON] = []
+        buttons: list[JSON] | None = None
+        for item in self.items:
+            if item["type"] == SELECT:
+                rows.append({"type": ROW, "components": [item]})
+                buttons = None
+                continue
+            if buttons is None or len(buttons) >= 5:
+                buttons = []
+                rows.append({"type": ROW, "components": buttons})
+            buttons.append(item)
+        return rows
+
+
+def add_controls_json(into: Controls, table: Table, items: Sequence[Control | Menu], locale: str) -> Controls:
+    """``add_controls`` as JSON."""
+    buttons = 0
+    for control in items:
+        if isinstance(control, Menu):
+            options = _select_options_json(
+                control.options, control.faces, locale, SURFACE.get(), generation(), faces.generation()
+            )
+            if options:
+                placeholder = t(control.placeholder, locale)
+                into.add(select_json(table.id, table.version, control.name, options, placeholder))
+        elif buttons < MAX_BUTTONS:
+            label = t(control.label, locale)
+            into.add(button_json(table.id, table.version, control.action, label, control.style, control.face))
+            buttons += 1
+    return into
+
+
+@lru_cache(maxsize=256)
+def _select_options_json(
+    options: tuple[tuple[str, str], ...],
+    keys: tuple[str | None, ...],
+    locale: str,
+    surface: str | None,
+    texts: int,
+    drawn: int,
+) -> tuple[JSON, ...]:
+    """``_select_options`` as JSON, keyed alike (shared between messages: never changed once made)."""
+    return tuple(
+        [
+            _option_json(label, action, keys[i] if i < len(keys) else None, locale, surface, texts, drawn)
+            for i, (label, action) in enumerate(options[:MAX_CHOICES])
+        ]
+    )
+
+
+@lru_cache(maxsize=4096)
+def _option_json(
+    label: str, action: str, face: str | None, locale: str, surface: str | None, texts: int, drawn: int
+) -> JSON:
+    text = (t(label, locale) if has(label, locale) else label)[:MAX_LABEL]
+    return option_json(text, action, emoji_json(face))
+
+
+def table_components(table: Table, locale: str, *, with_controls: bool = True, note: str | None = None) -> list[JSON]:
+    """``table_message(...).to_components()``, built as JSON."""
+    text = table_text(table, locale)
+    blocks = PlainBlocks()
+    blocks.text("\n".join([f"## {text.title}", *text.head]))
+    blocks.separator()
+    blocks.seats(text.seats)
+    if any(text.foot):
+        blocks.text("\n".join(text.foot).strip("\n"))
+    if table.status == "cancelled":
+        blocks.text(t(f"table.closed_{close_reason(table)}", locale))
+    small = " · ".join([*text.fair, text.footer])
+    rows = table_rows_json(table, locale) if with_controls else []
+    title = t("table.log", locale)
+    return blocks.layout(COLOURS.get(table.status, 0), log=text.log, small=small, rows=rows, log_title=title, note=note)
+
+
+def table_rows_json(table: Table, locale: str) -> list[JSON]:
+    """``table_rows`` as JSON."""
+    if table.status not in ("lobby", "running"):
+        return []
+    into = add_controls_json(Controls(), table, controls(table), locale)
+    if table.status == "lobby":
+        into.add(options_control_json(table, locale))
+    if table.status == "lobby" and (tools := host_tools_json(table, locale)) is not None:
+        into.add(tools)
+    if table.status == "running":
+        into.add(button_json(table.id, table.version, "me", t("ui.my_dice", locale), face="hidden"))
+    return into.rows()
+
+
+def options_control_json(table: Table, locale: str) -> JSON:
+    """``options_control`` as JSON."""
+    pages = options_form.pages(table)
+    if len(pages) == 1:
+        return button_json(table.id, table.version, f"{options_form.ACTION}:1", t("form.button", locale))
+    action = options_form.ACTION
+    choices = [
+        option_json(options_form.page_label(table, page, locale), f"{action}:{page.number}")
+        for page in pages[:MAX_CHOICES]
+    ]
+    return select_json(table.id, table.version, options_form.ACTION, choices, t("form.menu", locale))
+
+
+def host_tools_json(table: Table, locale: str) -> JSON | None:
+    """``host_tools`` as JSON."""
+    others = [(s, name) for s, name in zip(table.seats, seat_names(table), strict=True) if s.id != table.host_id]
+    options = [option_json(t("ui.host_remove", locale, name=name)[:MAX_LABEL], f"kick:{s.id}") for s, name in others]
+    options += [
+        option_json(t("ui.host_make", locale, name=name)[:MAX_LABEL], f"host:{s.id}")
+        for s, name in others
+        if not s.is_bot
+    ]
+    if not options:
+        return None
+    return select_json(table.id, table.version, "host", options[:MAX_CHOICES], t("ui.host_tools", locale))
+
+
+class PlainBlocks:
+    """``Blocks`` as JSON: the same layout, the same limits, the same cuts (logged alike)."""
+
+    def __init__(self) -> None:
+        self.items: list[JSON] = []
+        self.seat_blocks: tuple[int, int] | None = None
+
+    def text(self, content: str) -> None:
+        if content:
+            self.items.append({"type": TEXT, "content": content})
+
+    def separator(self) -> None:
+        self.items.append({"type": SEPARATOR, "divider": True, "spacing": 1})
+
+    def seats(self, seats: Sequence[str]) -> None:
+        first = len(self.items)
+        for seat in seats:
+            self.text(seat)
+        self.seat_blocks = (first, len(self.items))
+
+    def layout(
+        self,
+        accent: int,
+        *,
+        log: list[str] | None = None,
+        small: str = "",
+        rows: Sequence[JSON] = (),
+        log_title: str = "",
+        note: str | None = None,
+    ) -> list[JSON]:
+        items = list(self.items)
+        log = list(log or [])
+        controls = sum(1 + len(row["components"]) for row in rows)
+        fixed = 1 + (2 if log else 0) + (1 if small else 0) + (1 if note else 0) + controls
+        if fixed + len(items) > V2_COMPONENTS and self.seat_blocks is not None:
+            first, end = self.seat_blocks
+            joined = "\n".join(str(item.get("content", "")) for item in items[first:end])
+            items[first:end] = [{"type": TEXT, "content": joined}]
+        size = sum(len(str(item.get("content", ""))) for item in items) + len(note or "")
+        size += len(small) + 3 * (small.count("\n") + 1)
+        title = f"-# {log_title}\n" if log_title else ""
+        while log and size + len(title) + len("\n".join(log)) > V2_TEXT:
+            log.pop(0)
+            log_cut.warning("a V2 message ran past %s characters: its oldest log line was left out", V2_TEXT)
+        inner = items
+        if log:
+            inner.append({"type": SEPARATOR, "divider": False, "spacing": 1})
+            inner.append({"type": TEXT, "content": title + "\n".join(log)})
+        if small:
+            inner.append({"type": TEXT, "content": "\n".join(f"-# {line}" for line in small.split("\n") if line)})
+        inner.extend(rows)
+        total = 1 + len(inner) + sum(len(row["components"]) for row in rows) + (1 if note else 0)
+        if total > V2_COMPONENTS:
+            raise ValueError("maximum number of children exceeded (40)")
+        container: JSON = {"type": CONTAINER, "accent_color": accent or None, "spoiler": False, "components": inner}
+        return [{"type": TEXT, "content": note}, container] if note else [container]
+
+
+def text_view(lines: Sequence[str], accent: int | None = None, rows: Sequence[JSON] = ()) -> Prebuilt:
+    """``text_message`` ready to send, built as JSON (a DM, a private reply; ``rows``: its controls)."""
+    return Prebuilt(text_components(lines, accent, rows))
+
+
+def text_components(lines: Sequence[str], accent: int | None = None, rows: Sequence[JSON] = ()) -> list[JSON]:
+    """``text_message(lines, accent, controls).to_components()`` as JSON (``rows``: the controls' rows)."""
+    blocks = PlainBlocks()
+    blocks.text(clip("\n".join(lines).strip("\n"), V2_TEXT - 1))
+    return blocks.layout(COLOURS["running"] if accent is None else accent, rows=rows)
+
+
+def controls_rows(table: Table, items: Sequence[Control | Menu], locale: str) -> list[JSON]:
+    """``rows_of(controls_view(...))`` as JSON: a private reply's controls (empty when there are none)."""
+    return add_controls_json(Controls(), table, items, locale).rows()
+
+
+def with_dm_retry_json(into: Controls, table_id: int, locale: str) -> Controls:
+    """``with_dm_retry`` as JSON."""
+    label = t("ui.dm_retry", locale) or "DM"
+    with contextlib.suppress(ValueError):  # the game's own controls fill the reply; 🎲 My dice still shows everything
+        into.add(
+            {
+                "type": BUTTON,
+                "style": STYLE_VALUES["secondary"],
+                "disabled": False,
+                "label": label,
+                "custom_id": f"dm:{table_id}",
+            }
+        )
+    return into

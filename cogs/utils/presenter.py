@@ -31,8 +31,8 @@ from bot.render import private_text
 from bot.store import achievements as store_achievements
 from bot.store import repo
 from bot.store.db import Statement
-from cogs.utils import retry
-from cogs.utils.components import COLOURS, table_message, text_message
+from cogs.utils import retry, wire
+from cogs.utils.components import COLOURS, table_message, text_message, text_view
 from cogs.utils.interaction_transport import InteractionTransport
 from cogs.utils.presented import Hold, Reminder, final_text, table_link
 from cogs.utils.rematch import rematch_view
@@ -266,7 +266,7 @@ class DiscordPresenter:
         (no rematch button: a new table needs a command, which brings its own interaction); else the table's last
         edit shows the result already. Owed no longer either way."""
         earned = await self._earned(table.id)
-        view = text_message([final_text(table, outcome, table.locale, earned)], COLOURS["finished"])
+        view = text_view([final_text(table, outcome, table.locale, earned)], COLOURS["finished"])
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans)
         what = f"the end of table {table.id}"
         if not await self._try(("final", table.id), what, self.interactions.follow_up, table, view, mentions):
@@ -312,17 +312,17 @@ class DiscordPresenter:
             if await self.interactions.show(table, view):
                 self._shown[table.id] = self.look(table)
             return
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         look = self.look(table)
         if table.message_id:
             try:
                 # content and embed cleared: a table posted before V2 (an embed) becomes a V2 layout in place
-                await channel.get_partial_message(table.message_id).edit(content=None, embed=None, view=view)
+                await wire.edit_channel_message(self.bot, table.channel_id, table.message_id, view)
                 self._shown[table.id] = look
                 return
             except discord.NotFound:
                 pass  # someone deleted it: post a fresh one
-        message = await channel.send(view=view, allowed_mentions=TABLE_PINGS)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        message = await channel.send(view=view, allowed_mentions=TABLE_PINGS)  # rare: no need for wire's
         await self.set_message(table, message.id)
         self._shown[table.id] = look
 
@@ -587,7 +587,7 @@ class DiscordPresenter:
         (marked now) or (``again``) it failed for good, None if it failed otherwise (``again``: it can pass)."""
         try:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            await channel.send(view=text_message([text]))  # the table's design: one container, the header first
+            await wire.send_to_channel(self.bot, channel.id, text_view([text]))  # one container, the header first
         except discord.Forbidden:
             # 50007: DMs closed. Remember it for a while, so we stop knocking (each 403 counts against us).
             self.dms_closed[user_id] = now = self.clock()

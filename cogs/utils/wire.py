@@ -1,0 +1,116 @@
+"""A message already built as Discord's JSON (``cogs.utils.components``: ``table_components``, ``text_components``),
+sent through discord.py's own request builders and HTTP/webhook adapters (issue 30).
+
+``Prebuilt`` is a ``discord.ui.LayoutView`` whose ``to_components`` returns that JSON: wherever discord.py takes a
+view (``send_message``, ``followup.send``, ``edit_original_response``, a channel's ``send``, a webhook's
+``edit_message``) it serialises no ``ui`` objects. It is not dispatchable and counts as finished, so discord.py
+stores nothing per message: its controls are the DynamicItems ``Tables.cog_load`` registered once for the whole
+bot (their custom ids work on any message, after a restart too), and the clicks are answered by
+``Tables.on_interaction``, as before.
+
+The functions below do what ``InteractionResponse.edit_message``, ``PartialMessage.edit`` and ``Messageable.send``
+do, with the same request (``interaction_message_response_params`` / ``handle_message_parameters``, the bot's
+default allowed mentions merged in as there), but do not build discord.py objects from Discord's answer (a whole
+``Message`` with its components, 100–300 µs each), which the bot never reads; ``update_message`` records the
+response on the interaction as ``edit_message`` does (``is_done()``, then ``edit_original_response`` and the
+follow-ups, work as before).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+if TYPE_CHECKING:
+    from bot.client import DiceTavern
+
+JSON = dict[str, Any]
+
+
+class Prebuilt(discord.ui.LayoutView):
+    """A Components V2 layout as Discord's JSON, where discord.py takes a LayoutView."""
+
+    def __init__(self, components: list[JSON]) -> None:
+        super().__init__(timeout=None)
+        self.components = components
+
+    def to_components(self) -> list[JSON]:
+        return self.components
+
+    def has_components_v2(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False  # its controls are the bot's DynamicItems: nothing to store for this message
+
+    def is_finished(self) -> bool:
+        return True  # nor a 15-minute timer per private reply (discord.py's for an ephemeral view)
+
+
+async def update_message(interaction: discord.Interaction, view: Prebuilt) -> None:
+    """``interaction.response.edit_message(content=None, embed=None, view=view)``: the clicked message redrawn
+    (UPDATE_MESSAGE), the response recorded on the interaction; Discord's answer is not parsed into objects."""
+    response = interaction.response
+    if response.is_done() or interaction.type not in (
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    ):
+        await response.edit_message(content=None, embed=None, view=view)  # raises or does nothing, as before
+        return
+    state = interaction._state
+    if interaction.message is not None:
+        state.prevent_view_updates_for(interaction.message.id)
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.message_update.value,
+        content=None,
+        embed=None,
+        view=view,
+        previous_allowed_mentions=state.allowed_mentions,
+    )
+    http = state.http
+    await async_context.get().create_interaction_response(
+        interaction.id,
+        interaction.token,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        params=params,
+    )
+    response._response_type = discord.InteractionResponseType.message_update
+
+
+async def edit_channel_message(bot: DiceTavern, channel_id: int, message_id: int, view: Prebuilt) -> None:
+    """``channel.get_partial_message(message_id).edit(content=None, embed=None, view=view)`` without the Message
+    built from the answer. Raises what that raises (``discord.NotFound`` for a deleted message)."""
+    state = bot._connection
+    state.prevent_view_updates_for(message_id)
+    with handle_message_parameters(
+        content=None, embed=None, view=view, previous_allowed_mentions=state.allowed_mentions
+    ) as params:
+        await state.http.edit_message(channel_id, message_id, params=params)
+
+
+async def send_to_channel(
+    bot: DiceTavern,
+    channel_id: int,
+    view: Prebuilt,
+    *,
+    allowed_mentions: discord.AllowedMentions | None = None,
+    nonce: str | int | None = None,
+) -> int:
+    """``channel.send(view=view, allowed_mentions=…, nonce=…)``; the new message's id (no Message built)."""
+    state = bot._connection
+    with handle_message_parameters(
+        content=None,
+        tts=False,
+        nonce=secrets.randbits(64) if nonce is None else nonce,
+        allowed_mentions=allowed_mentions,
+        previous_allowed_mentions=state.allowed_mentions,
+        view=view,
+    ) as params:
+        data = await state.http.send_message(channel_id, params=params)
+    return int(data["id"])
