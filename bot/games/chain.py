@@ -15,6 +15,8 @@ import hashlib
 import json
 from typing import Any
 
+_sha256 = hashlib.sha256
+
 
 def genesis(commitment: str) -> str:
     return commitment.lower()
@@ -25,9 +27,18 @@ def dice_text(calls: Any) -> str:
     return json.dumps(calls, separators=(",", ":"), ensure_ascii=False)
 
 
+def action_text(action: str) -> str:
+    """An action as the chain reads it: its JSON string (``json.dumps(action, ensure_ascii=False)``). The actions
+    engines write (``roll``, ``bid:3:5``) are printable ASCII without a quote or a backslash, whose JSON is the
+    text in quotes: built so, without the encoder (half of a link's time); anything else goes through it."""
+    if action.isascii() and action.isprintable() and '"' not in action and "\\" not in action:
+        return f'"{action}"'
+    return json.dumps(action, ensure_ascii=False)
+
+
 def link(previous: str, seq: int, seat: int | None, action: str, dice: str | None) -> str:
     """The link of one action after ``previous``; ``dice``: its calls' compact JSON text (None when it drew
     nothing), as the action log stores it."""
-    seat_text = "null" if seat is None else str(seat)
-    move = f"[{seq},{seat_text},{json.dumps(action, ensure_ascii=False)},{dice if dice is not None else 'null'}]"
-    return hashlib.sha256(f"{previous}\n{move}".encode()).hexdigest()
+    seat_text = "null" if seat is None else seat
+    move = f"{previous}\n[{seq},{seat_text},{action_text(action)},{dice if dice is not None else 'null'}]"
+    return _sha256(move.encode()).hexdigest()

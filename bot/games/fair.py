@@ -32,6 +32,8 @@ T = TypeVar("T")
 SEED_BYTES = 32
 _WORDS = 2**32  # a draw reads 32-bit words
 _words = struct.Struct(">8I").unpack  # a block's eight big-endian unsigned 32-bit words, in order
+_INNER_PAD = bytes(b ^ 0x36 for b in range(256))  # HMAC's ipad and opad XORed into a key byte, by byte value
+_OUTER_PAD = bytes(b ^ 0x5C for b in range(256))
 _SEPARATOR = "|"
 _ESCAPE = "\\"
 
@@ -113,11 +115,11 @@ class FairDice:
         self.nonce = nonce
         # HMAC's two keyed SHA-256 states, computed once: a block is then two copies and updates, less than half
         # of hmac.digest's time (which re-keys on every call). ``block`` is the plain definition; the vectors
-        # hold the two to the same bytes.
+        # hold the two to the same bytes. The pads are XORed in by table, as the hmac module does.
         key = self._seed if len(self._seed) <= 64 else hashlib.sha256(self._seed).digest()
         key = key.ljust(64, b"\0")
-        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+        self._inner = hashlib.sha256(key.translate(_INNER_PAD))
+        self._outer = hashlib.sha256(key.translate(_OUTER_PAD))
         self._prefix = stream_prefix(client_seed, start).encode()
 
     @classmethod
@@ -136,7 +138,12 @@ class FairDice:
     def with_client_seed(self, client_seed: str, start: str | None = None) -> FairDice:
         """The same seed with the client seed and the start value fixed at the start (the commitment was
         published before either)."""
-        return FairDice(self._seed, client_seed, self.nonce, start)
+        fixed = FairDice.__new__(FairDice)  # the seed's commitment and keyed states are the same: taken, not redone
+        fixed._seed, fixed.commitment = self._seed, self.commitment
+        fixed._inner, fixed._outer = self._inner, self._outer
+        fixed.client_seed, fixed.start, fixed.nonce = client_seed, start, self.nonce
+        fixed._prefix = stream_prefix(client_seed, start).encode()
+        return fixed
 
     def _block(self, nonce: int, counter: int) -> bytes:
         inner = self._inner.copy()

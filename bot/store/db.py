@@ -99,6 +99,7 @@ class Store:
     ``_commit``, ``_shut``, ``fetch_all`` and ``fetch_one``; ``bot.store.open_store`` opens one."""
 
     dialect: str  # "sqlite" or "postgresql"
+    _loop: asyncio.AbstractEventLoop  # the writer's loop, set by start(): write() makes its futures there
 
     def __init__(self, target: str, durability: str = "full") -> None:
         self.target = target
@@ -117,6 +118,7 @@ class Store:
     def start(self) -> None:
         """Start the writer task (once the backend is connected and migrated): writes are taken from then on."""
         if self._writer is None:
+            self._loop = asyncio.get_running_loop()
             self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def close(self) -> None:
@@ -161,8 +163,9 @@ class Store:
             raise RuntimeError("store is closed")
         if self._lost is not None:
             raise self._lost
-        future: asyncio.Future[list[int | None]] = asyncio.get_running_loop().create_future()
-        self._pending.append((list(statements), future))
+        future: asyncio.Future[list[int | None]] = self._loop.create_future()
+        # a list is taken as it is: its writer awaits the commit, so nothing changes it while it waits
+        self._pending.append((statements if type(statements) is list else list(statements), future))
         self._wake.set()
         return await future
 

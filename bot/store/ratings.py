@@ -106,8 +106,12 @@ def record(game_id: int, guild_id: int, game: str, finishes: Sequence[Finish], a
             if row[1] is not None:
                 books[row[1]][row[2]] = _standing(row[3:])
         ratings, history = [], []
+        settled = {game: settle(books[game], finishes)}
+        # The same standings before give the same standings after (settle is a function of the two): a game's
+        # players who play no other game on the server are rated once, not twice (openskill's rate is most of this).
+        settled[ALL] = settled[game] if books[ALL] == books[game] else settle(books[ALL], finishes)
         for board in (game, ALL):
-            for player, standing in settle(books[board], finishes).items():
+            for player, standing in settled[board].items():
                 rating, line = _rows((guild_id, season, board, player), standing, game_id, at)
                 ratings.append(rating)
                 if line is not None:

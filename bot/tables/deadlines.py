@@ -86,6 +86,21 @@ class Deadlines:
             heapq.heappush(self._half_heap, (at, game_id))
             self._wake.set()
 
+    def arm_turn(self, game_id: int, due: float, half: float, version: int) -> None:
+        """A move's new turn: ``arm(game_id, due, version)`` and ``arm_half(game_id, half, version)`` in one call
+        (every move makes both)."""
+        armed = self._armed.get(game_id)
+        if armed is None or due < armed:
+            self._armed[game_id] = due
+            heapq.heappush(self.heap, (due, game_id, version))
+            self._wake.set()
+        self._half[game_id] = (half, version)
+        armed = self._half_armed.get(game_id)
+        if armed is None or half < armed:
+            self._half_armed[game_id] = half
+            heapq.heappush(self._half_heap, (half, game_id))
+            self._wake.set()
+
     def rearm(self, table: Table, turn_began: float | None) -> None:
         """A restored table's deadline, and the half of its turn (``turn_began``: when its last move was made); a
         turn already past half time is reminded at once."""

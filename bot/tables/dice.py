@@ -81,10 +81,12 @@ class TableDice:
     @staticmethod
     def links(table: Table, entries: list[Entry]) -> list[str | None]:
         """Each entry's link in the table's hash chain, after its head (all None for a table without a chain)."""
-        head, links = table.chain, []
-        for i, (seat, text, _, dice) in enumerate(entries):
-            if head is not None:
-                head = chain.link(head, table.version + i + 1, seat, text, dice)
+        head = table.chain
+        if head is None:
+            return [None] * len(entries)
+        links: list[str | None] = []
+        for seq, (seat, text, _, dice) in enumerate(entries, table.version + 1):
+            head = chain.link(head, seq, seat, text, dice)
             links.append(head)
         return links
 

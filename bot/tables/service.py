@@ -27,12 +27,13 @@ from bot.shards import Shards
 from bot.store import Store, repo
 from bot.store.sql import Statement, Step
 from bot.tables import lobby, restore, results
+from bot.tables.actions import parsed
 from bot.tables.computers import Computers
 from bot.tables.deadlines import Deadlines, forfeit_events, timed_out
 from bot.tables.dice import DiceFactory, TableDice
 from bot.tables.host import HostCommands
 from bot.tables.lookup import Lookup
-from bot.tables.model import Entry, Seat, Table, TableError, interaction_key, require_open
+from bot.tables.model import Entry, LogEntry, Seat, Table, TableError, interaction_key, require_open
 from bot.tables.port import NullPresenter, Presenter, Watchers
 from bot.tables.rematch import RematchCommands
 from bot.tables.retention import Retention, compact_expired, retention_days
@@ -167,8 +168,9 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
 
     def table(self, channel_id: int) -> Table:
         """The channel's open table, loaded."""
-        table = self.by_channel.get(channel_id)
-        if table is None:
+        # by_channel.get(channel_id) without the Mapping's layers (every click comes here); pending: loaded first
+        table = self.by_channel.peek(channel_id)
+        if table is None or (table.pending is not None and not self.ensure_loaded(table)):
             raise TableError("no_table")
         return table
 
@@ -364,8 +366,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         ``seen_version`` is the table version the player's button was drawn at: a second click of the
         same button (a double click, a lagging client) finds the player has acted since, and applies once.
         """
-        if isinstance(action, str):
-            action = Action.parse(action)
+        action, text = parsed(action)
         table = self.table(channel_id)
         async with table.lock:
             if interaction_id is not None and interaction_key(interaction_id) in table.seen:
@@ -383,7 +384,7 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
             # _commit moves the double-click guard (table.acted): a button drawn before this move is stale. A slash
             # command (no seen_version) is deliberate and never refused, but it moves the guard too: start()
             # restores it from the snapshot and the log, which do not tell buttons from commands.
-            await self._commit(table, state, events, [(seat, action.encode(), interaction_id, dice)])
+            await self._commit(table, state, events, [(seat, text, interaction_id, dice)])
             return table, events
 
     def view(self, channel_id: int, user_id: int) -> tuple[Table, dict[str, Any]]:
@@ -413,40 +414,44 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         """Persist the action log entries (and a snapshot when one is due), then publish."""
         engine = table.engine
         now = self.clock()
+        before = table.version
         links = self.dice.links(table, entries)
         head = links[-1] if links else table.chain
+        moved: dict[int, int] = {}  # a player's own moves; a timeout or forfeit is the service's doing (see start())
+        for i, (seat, text, _, _) in enumerate(entries, before + 1):
+            if seat is not None and text != TIMEOUT and not text.startswith("forfeit:"):
+                moved[table.seats[seat].id] = i
         outcome = engine.outcome(state)
         if outcome is not None:
             status = "finished"
             # the seed goes public with the end (and into the log), and the chain's head with it
             events = [*events, *results.reveal(table, head)]
-        version = table.version + len(entries)
-        public = [(e.kind, e.data) for e in events if e.public]
-        moved = {  # a player's own moves; a timeout or forfeit is the service's doing (see start())
-            table.seats[seat].id: table.version + i + 1
-            for i, (seat, text, _, _) in enumerate(entries)
-            if seat is not None and text != TIMEOUT and not text.startswith("forfeit:")
-        }
+        version = before + len(entries)
+        public: list[LogEntry] = []
+        round_end = False
+        for kind, data, to in events:
+            if to is None:
+                public.append((kind, data))
+            if kind in ROUND_ENDS:
+                round_end = True
         due = None if outcome is not None else now + await self.turn_timeout(table.guild_id)
         statements: list[Statement | Step] = [
-            repo.insert_action(table.id, table.version + i + 1, seat, text, iid, now, dice, due, links[i])
+            repo.insert_action(table.id, before + i + 1, seat, text, iid, now, dice, due, links[i])
             for i, (seat, text, iid, dice) in enumerate(entries)
         ]
         changed = status != table.status
-        snapshot = (
-            changed or version - table.snapshot_version >= SNAPSHOT_EVERY or any(e.kind in ROUND_ENDS for e in events)
-        )
+        snapshot = changed or version - table.snapshot_version >= SNAPSHOT_EVERY or round_end
         if snapshot:
             fields: dict[str, Any] = {}
             fair = table.fair
             if fair is not None and (table.status == "lobby" or outcome is not None):
                 # the start fixes the client seed and the start value; the end adds the chain's head
                 fields["fair"] = self.dice.started_json(table, fair, head if outcome is not None else None)
+            if changed:  # (an unchanged status is left out: setting it costs SQLite the indexes that read it)
+                fields["status"] = status
             meta = table.meta(public, moved)
             statements.append(
-                repo.update_game(
-                    table.id, now, status=status, state=engine.dumps(state), version=version, meta=meta, **fields
-                )
+                repo.update_game(table.id, now, state=engine.dumps(state), version=version, meta=meta, **fields)
             )
         if changed:  # a running game's deadline is its last action's; the deadlines row is the lobby's (or gone)
             statements.append(repo.set_deadline(table.id, due, version))
@@ -466,11 +471,14 @@ class TableService(SettingsCommands, HostCommands, RematchCommands):
         if snapshot:
             table.snapshot_version = version
         table.add_log(public)
-        table.acted.update(moved)
-        table.seen.extend(interaction_key(iid) for _, _, iid, _ in entries if iid)
+        if moved:
+            table.acted.update(moved)
+        seen = table.seen
+        for _, _, iid, _ in entries:
+            if iid:
+                seen.append(interaction_key(iid))
         if due is not None:
-            self.deadlines.arm(table.id, due, version)
-            self.deadlines.arm_half(table.id, now + (due - now) / 2, version)
+            self.deadlines.arm_turn(table.id, due, now + (due - now) / 2, version)
         if outcome is not None:
             self._drop(table)
         self.presenter.publish(table, events)
