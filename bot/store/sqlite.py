@@ -1,13 +1,14 @@
 """The SQLite store (aiosqlite): the group commit on one aiosqlite connection, whose thread owns the database.
 
-A batch is one call on that thread: ``executescript("BEGIN IMMEDIATE; SELECT dicetavern_call(); COMMIT;")``, where
-``dicetavern_call`` is a SQL function registered with aiosqlite's ``create_function`` that runs the batch
-(``commit_batch``) there, in a savepoint, on the connection itself. So a thousand tables' writes cost one hop to the
+A batch is one call on that thread: ``execute_fetchall("SELECT dicetavern_call()")``, where ``dicetavern_call`` is a
+SQL function registered with aiosqlite's ``create_function`` that runs the batch there on the connection itself:
+BEGIN IMMEDIATE, the batch (``commit_batch``) in a savepoint, COMMIT (``in_transaction``; the SELECT reads no table,
+so it holds no transaction that would stop the COMMIT). So a thousand tables' writes cost one hop to the
 connection's thread and one fsync, the ``Step``s (a finished game's ratings) run on that thread inside the
 transaction, and a read (aiosqlite's ``execute_fetchall``, queued on the same thread) never runs inside a batch's
 open transaction. Awaiting each statement instead costs a hop each (20-50 µs of CPU, more under load), 2.5-3x the
-CPU of a Liar's Dice action (docs/PERFORMANCE.md, "The SQLite driver"). A failed batch rolls back to its savepoint,
-commits nothing and raises its error, so the base retries it write by write.
+CPU of a Liar's Dice action (docs/PERFORMANCE.md, "The SQLite driver"). A failed batch rolls back, commits nothing
+and raises its error, so the base retries it write by write.
 
 The function reaches the connection through sqlite3's own ``factory`` argument (aiosqlite passes it on): the one
 connection, used only on its thread, by the function SQLite calls there.
@@ -63,6 +64,7 @@ logging.getLogger("aiosqlite").setLevel(logging.INFO)
 T = TypeVar("T")
 SYNCHRONOUS = {"full": "FULL", "fast": "NORMAL"}  # durability setting -> SQLite's synchronous pragma
 FUNCTION = "dicetavern_call"  # the SQL function that runs a job on the connection's thread
+_CALL = f"SELECT {FUNCTION}()"  # reads no table: it opens no transaction, so the job may BEGIN and COMMIT in it
 
 
 def _text(sql: str | SQL) -> str:
@@ -138,24 +140,39 @@ class OnThread:
         """``job(connection)`` on the thread, in the transaction that is open (or none)."""
         async with self._one:
             self._job = job
-            await conn.execute_fetchall(f"SELECT {FUNCTION}()")
+            await conn.execute_fetchall(_CALL)
             result: T = self._take()
             return result
 
     async def transaction(self, conn: aiosqlite.Connection, job: Callable[[sqlite3.Connection], T]) -> T:
-        """``job(connection)`` on the thread in a transaction of its own, committed in the same call."""
+        """``job(connection)`` on the thread in a transaction of its own, committed in the same call: the SQL
+        function itself runs BEGIN IMMEDIATE, the job and COMMIT on the connection (``in_transaction``). Its
+        statement reads no table, so it holds no transaction of its own and SQLite lets it commit; the call is
+        one ``execute_fetchall``: one hop to the thread and back, where ``executescript`` took two (its cursor's
+        close is a second) and prepared its three statements again at every batch."""
         async with self._one:
-            self._job = job
+            self._job = partial(in_transaction, job)
             try:
-                async with conn.executescript(f"BEGIN IMMEDIATE; SELECT {FUNCTION}(); COMMIT;"):
-                    pass
+                await conn.execute_fetchall(_CALL)
             except BaseException:
                 self._job = None
-                if conn.in_transaction:  # the COMMIT failed (a full disk): nothing of it stays
-                    await conn.execute_fetchall("ROLLBACK")
                 raise
             result: T = self._take()
             return result
+
+
+def in_transaction(job: Callable[[sqlite3.Connection], T], raw: sqlite3.Connection) -> T:
+    """``job(raw)`` between BEGIN IMMEDIATE and COMMIT, on the connection's thread (``OnThread.transaction``). A job
+    that fails, or a COMMIT that does (a full disk), rolls the transaction back: nothing of it stays."""
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        result = job(raw)
+        raw.execute("COMMIT")
+    except BaseException:
+        if raw.in_transaction:
+            raw.execute("ROLLBACK")
+        raise
+    return result
 
 
 async def connect(path: str, synchronous: str = "FULL") -> tuple[aiosqlite.Connection, OnThread]:
