@@ -451,6 +451,7 @@ async def drive(
     results: list[Window] = []
     warmup = min(2.0, seconds / 2)
     fake = people.fake
+    await idle(seconds, loop_ident, "before any table")
     if 1 in sizes:
         for game in games:
             (channel,) = people.channels(1)
@@ -475,12 +476,26 @@ async def drive(
             f"{process_cpu() - cpu:.1f} s CPU (bot and fake together)",
             flush=True,
         )
+        await idle(seconds, loop_ident, f"{per * len(games):,} tables open")
         for game in games:
             w = await measure(people, game, chosen[game], seconds, warmup, sampler, loop_ident)
             w.tables = per * len(games)
             results.append(w)
             report([w], fake)
     return results
+
+
+async def idle(seconds: float, loop_ident: int, when: str) -> float:
+    """The bot's CPU per second with nobody clicking (its timers, the gateway's heartbeat, the store's loop): a
+    click's figure holds its share of it at that click rate."""
+    await asyncio.sleep(0.5)
+    marks = Marks(threading.get_ident(), loop_ident)
+    await asyncio.sleep(seconds)
+    window = Window("idle", 0)
+    marks.close(window)
+    per_second = window.bot_cpu / window.wall
+    print(f"idle bot CPU ({when}): {per_second * 1e3:.1f} ms per second", flush=True)
+    return per_second
 
 
 def report(windows: list[Window], fake: Any) -> None:

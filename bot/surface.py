@@ -14,7 +14,10 @@ import discord
 from discord import app_commands
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from bot.games import Event
+    from bot.render import Control, Menu
     from bot.tables import Table
 
 
@@ -72,6 +75,8 @@ class GameCommands(Protocol):
     def app_command(self) -> app_commands.Group | None: ...
 
     def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None: ...
+
+    def private_controls(self, table: Table, seat: int, locale: str) -> Sequence[Control | Menu]: ...
 
     def confirmation(self, table: Table, seat: int, action: str, events: list[Event], locale: str) -> str | None: ...
 

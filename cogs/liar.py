@@ -6,6 +6,7 @@ The table message offers the smallest legal raise, Liar!, and menus of legal rai
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import discord
@@ -14,9 +15,9 @@ from discord import app_commands
 from bot.games.liars_dice import ENGINE as LIARS_DICE
 from bot.i18n import t
 from bot.languages import discord_choices
+from bot.render import Control, Menu
 from bot.render.liar import controls
 from bot.tables import Table
-from cogs.utils.components import controls_view
 from cogs.utils.gamecog import GameCog
 
 FACES = [app_commands.Choice(name=t(f"liar.face_choice.{f}"), value=f) for f in range(1, 7)]
@@ -73,12 +74,11 @@ class Liar(GameCog, group_name="liar", group_description=t("liar.cmd.group")):
     async def challenge(self, interaction: discord.Interaction) -> None:
         await self.play(interaction, "challenge")
 
-    def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
+    def private_controls(self, table: Table, seat: int, locale: str) -> Sequence[Control | Menu]:
         """On your turn, 🎲 My dice also carries the raise controls, so you can bid while looking at your hand."""
         if table.state is None or table.engine.to_act(table.state) != (seat,):
-            return None
-        view = LIARS_DICE.view(table.state, None)
-        return controls_view(table, controls(view), locale)
+            return ()
+        return controls(LIARS_DICE.view(table.state, None))
 
 
 async def setup(bot) -> None:  # noqa: ANN001

@@ -7,6 +7,7 @@ only the legal values.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import discord
@@ -16,9 +17,10 @@ from bot.games.mia import ENGINE as MIA_ENGINE
 from bot.games.mia import MIA
 from bot.i18n import t
 from bot.languages import discord_choices
+from bot.render import Control, Menu
 from bot.render.mia import player_controls, value_label
 from bot.tables import Table
-from cogs.utils.components import MAX_CHOICES, controls_view
+from cogs.utils.components import MAX_CHOICES
 from cogs.utils.gamecog import GameCog
 from cogs.utils.replies import channel_of, locale_of
 
@@ -124,12 +126,11 @@ class Mia(GameCog, group_name="mia", group_description=t("mia.cmd.group")):
 
     # -- the 🎲 My dice reply -----------------------------------------------------------------------
 
-    def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
+    def private_controls(self, table: Table, seat: int, locale: str) -> Sequence[Control | Menu]:
         """The viewer's own legal moves: Peek, Believe & roll / Liar!, Concede / Look, and their claim menu."""
         if table.state is None or not table.running:
-            return None
-        view = MIA_ENGINE.view(table.state, seat)
-        return controls_view(table, player_controls(view, locale), locale)
+            return ()
+        return player_controls(MIA_ENGINE.view(table.state, seat), locale)
 
 
 async def setup(bot) -> None:  # noqa: ANN001

@@ -7,6 +7,7 @@ is their roll. Bids are placed in secret and revealed together by the engine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal, cast
 
 import discord
@@ -18,9 +19,10 @@ from bot.games.mythical_dice import ENGINE as MYTHICAL_DICE
 from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.languages import discord_choices
+from bot.render import Control, Menu
 from bot.render import mythic as render
 from bot.tables import Table
-from cogs.utils.components import MAX_CHOICES, controls_view
+from cogs.utils.components import MAX_CHOICES
 from cogs.utils.gamecog import GameCog
 from cogs.utils.replies import channel_of, locale_of
 
@@ -123,7 +125,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
 
     # -- the player's own controls -------------------------------------------------------------
 
-    def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
+    def private_controls(self, table: Table, seat: int, locale: str) -> Sequence[Control | Menu]:
         """A menu of bids while this player still has to bid, of their legal dice on their roll, and of all their
         dice while the others bid or roll: the reply, redrawn in place after each of their moves, then offers
         their next roll, one click when their turn comes (the table service's double-click guard accepts a
@@ -133,7 +135,7 @@ class Mythic(GameCog, group_name="mythic", group_description=t("mythic.cmd.mythi
         if not menus and view["your_dice"] and view["phase"] in ("bidding", "playing"):
             hand = [f"play:{d['id']}" for d in view["your_dice"]]
             menus = render.private_menus(cast(MythicView, {**view, "phase": "playing", "legal": hand}), locale)
-        return controls_view(table, menus, locale)
+        return menus
 
     def confirmation(self, table: Table, seat: int, action: str, events: list[Event], locale: str) -> str | None:
         """The public log says only that a secret bid was placed: tell the bidder, privately, what they bid."""

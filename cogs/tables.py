@@ -41,6 +41,7 @@ from cogs.utils.components import (
     DmRetryButton,
     TableButton,
     TableSelect,
+    add_controls_json,
     parse_table_control,
     table_message,
     text_view,
@@ -169,6 +170,23 @@ class Reply:
     later: Callable[[], Awaitable[Message | None]] | None = None  # a private follow-up made once the edit is sent
 
 
+def near_deadline(
+    response: discord.InteractionResponse[discord.Client],
+    defer: Callable[[], Awaitable[object]],
+    into: list[asyncio.Task[object]],
+) -> None:
+    """``Click.answer``'s work is still busy as the deadline nears: defer the interaction (the task lands in ``into``,
+    which the answer awaits before it edits or follows up)."""
+    if not response.is_done():
+        into.append(asyncio.ensure_future(defer()))
+
+
+def prebuilt(message: Message) -> wire.Prebuilt | None:
+    """The one V2 layout a private reply shows, when it is JSON already (``wire.send_private`` sends it)."""
+    view = message.get("view")
+    return view if isinstance(view, wire.Prebuilt) and message.keys() == {"view"} else None
+
+
 def owner_ids(application: discord.AppInfo | None) -> frozenset[int]:
     """The bot's application owners (a team's members, or its one owner): a game one of them plays is marked."""
     if application is None:
@@ -271,17 +289,23 @@ class Click:
         interaction = self.interaction
         response = interaction.response
         holding = self.surface.presenter.holding(hold) if hold is not None else contextlib.nullcontext(None)
+        if interaction.type is discord.InteractionType.component or (
+            interaction.type is discord.InteractionType.modal_submit and interaction.message is not None
+        ):  # a form opened from a message: a deferred update of it, as a click's
+            defer = lambda: response.defer()  # noqa: E731 - made only if the deadline nears
+        else:
+            defer = lambda: response.defer(ephemeral=True, thinking=True)  # noqa: E731
+        deferring: list[asyncio.Task[object]] = []
         async with holding as held:
-            task = asyncio.ensure_future(work)
-            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-            if not done and not response.is_done():
-                if interaction.type is discord.InteractionType.component or (
-                    interaction.type is discord.InteractionType.modal_submit and interaction.message is not None
-                ):  # a form opened from a message: a deferred update of it, as a click's
-                    await response.defer()
-                else:
-                    await response.defer(ephemeral=True, thinking=True)
-            reply = await task
+            # the work runs here, not in a task of its own (a task and asyncio.wait per click, issue 30); a timer
+            # defers the interaction meanwhile if the work is still busy near the deadline
+            timer = asyncio.get_running_loop().call_later(DEFER_AFTER, near_deadline, response, defer, deferring)
+            try:
+                reply = await work
+            finally:
+                timer.cancel()
+                if deferring:
+                    await deferring[0]  # what follows edits or follows up, once Discord has the deferral
             if lives_on is not None:
                 if reply.edit is None:
                     reply.edit, reply.shows = self.table_reply(lives_on).edit, self.surface.presenter.look(lives_on)
@@ -297,9 +321,15 @@ class Click:
                 if isinstance(held, Hold):
                     held.shown = reply.shows
             if reply.private is not None:
-                await send_ephemeral(interaction, **reply.private)
+                if (ready := prebuilt(reply.private)) is not None:
+                    await wire.send_private(interaction, ready)  # as send_ephemeral, minus parsing the answer
+                else:
+                    await send_ephemeral(interaction, **reply.private)
         if reply.later is not None and (more := await reply.later()) is not None:
-            await send_ephemeral(interaction, **more)
+            if (ready := prebuilt(more)) is not None:
+                await wire.send_private(interaction, ready)
+            else:
+                await send_ephemeral(interaction, **more)
 
     # -- what: the whole reply ---------------------------------------------------------------
 
@@ -411,9 +441,8 @@ class Click:
             lines += ["", t("ui.dm_closed", locale), *secrets]
         controls = Controls()
         cog = self.bot.game_cogs.get(table.game)
-        if cog is not None and table.running and (view := cog.private_view(table, seat, locale)) is not None:
-            for item in view.children:
-                controls.add(item.to_component_dict())
+        if cog is not None and table.running:
+            add_controls_json(controls, table, cog.private_controls(table, seat, locale), locale)
         dms = not presenter.interactions.owns(table)  # a table on its interaction's message never DMs its secrets
         if dms and self.user_id in presenter.dms_closed and not table.engine.open_information:
             with_dm_retry_json(controls, table.id, locale)

@@ -7,7 +7,7 @@ action commands; discord.py's CogMeta collects the shared commands below from th
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
@@ -15,9 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.render import event_text, rules_pages, seat_names
+from bot.render import Control, Menu, event_text, rules_pages, seat_names
 from bot.tables import Seat, Table, TableError
-from cogs.utils.components import COLOURS, MAX_CHOICES, table_message, text_message
+from cogs.utils.components import COLOURS, MAX_CHOICES, controls_view, table_message, text_message
 from cogs.utils.interaction_transport import InteractionTransport, interaction_only
 from cogs.utils.presenter import DiscordPresenter
 from cogs.utils.rematch import post_table
@@ -208,9 +208,13 @@ class GameCog(AnswersErrors, commands.GroupCog):
 
     # -- playing ------------------------------------------------------------------------------
 
-    def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
+    def private_controls(self, table: Table, seat: int, locale: str) -> Sequence[Control | Menu]:
         """Controls for the 🎲 My dice reply (e.g. a select of your own hand); none by default."""
-        return None
+        return ()
+
+    def private_view(self, table: Table, seat: int, locale: str) -> discord.ui.View | None:
+        """``private_controls`` as discord.py items (🎲 My dice sends them as JSON: ``Click.private_view``)."""
+        return controls_view(table, self.private_controls(table, seat, locale), locale)
 
     def resolve_action(self, table: Table, user_id: int, action: str) -> str:
         """A control's action as the table service takes it (a control may name a move as the player sees it:

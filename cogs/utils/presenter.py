@@ -190,8 +190,26 @@ class DiscordPresenter:
         self._held[table.id] = max(0, self._held[table.id] - 1)
         if shown is not None:
             self._shown[table.id] = shown
-        if table.id in self._dirty and not self._held[table.id]:
-            self.refresh(self._dirty[table.id])
+        dirty = self._dirty.get(table.id)
+        if dirty is not None and not self._held[table.id]:
+            if table.id not in self._workers and self._nothing_owed(dirty):
+                del self._dirty[table.id]  # the response showed it: the worker would find nothing to do (issue 30)
+            else:
+                self.refresh(dirty)
+
+    def _nothing_owed(self, table: Table) -> bool:
+        """The table's worker would do nothing now: its message shows this look, no repost is asked for or could be
+        due (nothing counted below it), no reminder to post or delete, no end message owed."""
+        tid = table.id
+        return (
+            bool(table.message_id)
+            and self._shown.get(tid) == self.look(table)
+            and tid not in self._bring_down
+            and self._below.get(table.channel_id, 0) <= 0
+            and tid not in self._posted
+            and tid not in self._wanted
+            and tid not in self._finals
+        )
 
     def _kick(self, table_id: int) -> None:
         """Make sure the table's worker runs (for its reminder: the table message may be held meanwhile)."""

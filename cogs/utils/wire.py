@@ -11,7 +11,8 @@ bot (their custom ids work on any message, after a restart too), and the clicks 
 The functions below do what ``InteractionResponse.edit_message``, ``PartialMessage.edit`` and ``Messageable.send``
 do, with the same request (``interaction_message_response_params`` / ``handle_message_parameters``, the bot's
 default allowed mentions merged in as there), but do not build discord.py objects from Discord's answer (a whole
-``Message`` with its components, 100–300 µs each), which the bot never reads; ``update_message`` records the
+``Message`` with its components, 100–300 µs each), which the bot never reads (a click's UPDATE_MESSAGE does not
+even ask for it back); ``update_message`` records the
 response on the interaction as ``edit_message`` does (``is_done()``, then ``edit_original_response`` and the
 follow-ups, work as before).
 """
@@ -22,7 +23,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.http import handle_message_parameters
+from discord.http import Route, handle_message_parameters
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 if TYPE_CHECKING:
@@ -72,13 +73,14 @@ async def update_message(interaction: discord.Interaction, view: Prebuilt) -> No
         previous_allowed_mentions=state.allowed_mentions,
     )
     http = state.http
-    await async_context.get().create_interaction_response(
-        interaction.id,
-        interaction.token,
+    # create_interaction_response's request without its ``with_response``: Discord answers 204 instead of echoing
+    # the whole message back (which edit_message parsed into an InteractionMessage nobody here reads)
+    await async_context.get().request(
+        _callback(interaction),
         session=interaction._session,
         proxy=http.proxy,
         proxy_auth=http.proxy_auth,
-        params=params,
+        payload=params.payload,
     )
     response._response_type = discord.InteractionResponseType.message_update
 
@@ -114,3 +116,55 @@ async def send_to_channel(
     ) as params:
         data = await state.http.send_message(channel_id, params=params)
     return int(data["id"])
+
+
+def _callback(interaction: discord.Interaction) -> Route:
+    return Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+
+
+async def send_private(interaction: discord.Interaction, view: Prebuilt) -> None:
+    """``send_ephemeral(interaction, view=view)``: the interaction's response (CHANNEL_MESSAGE, ephemeral) as
+    ``response.send_message(ephemeral=True, view=view)`` sends it, else an ephemeral follow-up as
+    ``interaction.followup.send(ephemeral=True, view=view)`` does; neither answer is parsed into objects."""
+    response = interaction.response
+    state = interaction._state
+    http = state.http
+    adapter = async_context.get()
+    flags = discord.MessageFlags._from_value(0)
+    flags.ephemeral = True
+    if not response.is_done():
+        params = interaction_message_response_params(
+            type=discord.InteractionResponseType.channel_message.value,
+            view=view,
+            flags=flags,
+            previous_allowed_mentions=state.allowed_mentions,
+        )
+        await adapter.request(
+            _callback(interaction),
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+        )
+        response._response_type = discord.InteractionResponseType.channel_message
+        return
+    with handle_message_parameters(
+        tts=False, flags=flags, view=view, previous_allowed_mentions=state.allowed_mentions
+    ) as params:
+        await adapter.execute_webhook(
+            interaction.application_id,
+            interaction.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            wait=True,  # as discord.py's follow-ups ask (an application webhook): the message is not parsed
+            with_components=True,
+        )
