@@ -21,19 +21,22 @@ moves through the service instead would take ~25 minutes on this machine (300,00
     python -m benchmarks.restart --games 10000 --moves 6 --finished 0
     python -m benchmarks.restart --profile           # cProfile of start() on the open database
     python -m benchmarks.restart --reshow --finished 0   # and the re-show after start(), burst and paced
+    python -m benchmarks.restart --reshow --finished 0 --anchor ../anchor   # and another checkout's paced re-show
 
 **The re-show** (``--reshow``, issue 30): what the bot does after ``start()`` (``cogs/tables.py``: the presenter's
 ``reshow``), each run in a child process of its own (``--child``), so its RSS holds nothing the parent built;
 ``burst`` (the anchor: the loop the bot ran before issue 30, every table loaded and queued in one go, a copy kept
-here) and ``paced`` (``DiscordPresenter.reshow``) alternating. The child opens a fresh ``Store`` and
-``TableService``, ``start()``, gives every table a message id, then re-shows every table through the real
-``DiscordPresenter`` (its edit workers and their spacing, ``table_message``) into a stand-in channel whose edit
-serialises the view as discord.py sends it (``to_components`` and ``json.dumps``) and returns; until every worker has
-ended. The GC tuned as the bot tunes it (``bot.client.tune_gc``). Measured: process CPU (user + system) of the
-re-show per table (less the sampler's own, measured on the idle loop for a second first), its wall time, the event
+here) and ``paced`` (``DiscordPresenter.reshow``) alternating, and with ``--anchor DIR`` the paced re-show of that
+checkout (its code and its copy of this benchmark, on PYTHONPATH, on the same database) between them. The child
+opens a fresh ``Store`` and ``TableService``, ``start()``, gives every table a message id, then re-shows every table
+through the real ``DiscordPresenter`` (its edit workers and their spacing, ``table_message``) into a stand-in channel
+whose edit serialises the view as discord.py sends it (``to_components`` and ``json.dumps``) and returns; until every
+worker has ended. The GC tuned as the bot tunes it (``bot.client.tune_gc``). Measured: process CPU (user + system) of
+the re-show per table (less the sampler's own, measured on the idle loop for a second first), its wall time, the event
 loop's longest tick (a task sleeping 5 ms at a time: the longest time between its wake-ups, less the 5 ms) and p99,
 and RSS (``/proc/self/statm``) per table after ``start()`` and after the re-show, over the process before the store
-opened.
+opened. "After the re-show" is with the tables idle since: the bot's tables compact an idle log as more are decoded
+(``Table.compact``), so the last ``IDLE_AFTER`` (256) shown still hold theirs.
 Leaves out: discord.py's HTTP client and aiohttp (the request itself, its rate limiter), the gateway.
 """
 
@@ -358,22 +361,33 @@ async def child_reshow(path: Path, mode: str) -> dict[str, Any]:
     return result
 
 
-def reshow_in_child(path: Path, mode: str) -> dict[str, Any]:
+def reshow_in_child(path: Path, mode: str, tree: Path | None = None) -> dict[str, Any]:
+    """One re-show in a child process; ``tree``: another checkout's (its code on PYTHONPATH, its benchmark)."""
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(
         [sys.executable, "-m", "benchmarks.restart", "--child", mode, "--db", str(path)],
         capture_output=True,
         text=True,
         check=True,
-        cwd=Path(__file__).resolve().parent.parent,
+        cwd=tree or Path(__file__).resolve().parent.parent,
+        env=env,
     )
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def report_reshow(path: Path, repeats: int, games: int) -> None:
+ANCHOR = "paced @ anchor"  # --anchor: the paced re-show of another checkout, on the same database
+
+
+def report_reshow(path: Path, repeats: int, games: int, anchor: Path | None = None) -> None:
     runs: dict[str, list[dict[str, Any]]] = {"burst": [], "paced": []}
+    if anchor is not None:
+        runs[ANCHOR] = []
     for _ in range(repeats):  # alternating, each in a fresh child
         for mode in runs:
-            runs[mode].append(reshow_in_child(path, mode))
+            if mode == ANCHOR:
+                runs[mode].append(reshow_in_child(path, "paced", anchor))
+            else:
+                runs[mode].append(reshow_in_child(path, mode))
     rows = []
     for mode, rs in runs.items():
         for r in rs:
@@ -422,7 +436,15 @@ def size(path: Path) -> float:
 
 
 async def main_async(
-    games: int, moves: int, finished: int, seed: int, folder: Path, repeats: int, profile: bool, reshow: bool = False
+    games: int,
+    moves: int,
+    finished: int,
+    seed: int,
+    folder: Path,
+    repeats: int,
+    profile: bool,
+    reshow: bool = False,
+    anchor: Path | None = None,
 ) -> dict[str, Any]:
     info = await build(folder, games, moves, finished, seed)
     left = info["left open"]
@@ -495,7 +517,7 @@ async def main_async(
         )
     show(phase_rows, ["database", "phase of start() (median run)", "calls", "seconds", "share"])
     if reshow:
-        await asyncio.to_thread(report_reshow, info["open"], repeats, games)
+        await asyncio.to_thread(report_reshow, info["open"], repeats, games, anchor)
     scale = 10_000 / games
     print("\ntargets (10,000 open games of 300 moves):")
     for label, runs in results.items():
@@ -524,6 +546,7 @@ def run(
     repeats: int | None = None,
     profile: bool = False,
     reshow: bool = False,
+    anchor: Path | None = None,
 ) -> dict[str, Any]:
     games = games or (500 if quick else 10_000)
     moves = moves if moves is not None else (30 if quick else 300)
@@ -541,7 +564,7 @@ def run(
         )
     )
     with tempfile.TemporaryDirectory(prefix="dt-bench-") as folder:
-        return asyncio.run(main_async(games, moves, finished, seed, Path(folder), repeats, profile, reshow))
+        return asyncio.run(main_async(games, moves, finished, seed, Path(folder), repeats, profile, reshow, anchor))
 
 
 def main() -> None:
@@ -553,13 +576,19 @@ def main() -> None:
     p.add_argument("--repeats", type=int, help="restores per database, alternating; the median is shown (default 3)")
     p.add_argument("--profile", action="store_true", help="cProfile start() on the open database instead")
     p.add_argument("--reshow", action="store_true", help="also the re-show after start(), burst and paced")
+    p.add_argument(
+        "--anchor",
+        type=Path,
+        help="with --reshow: another checkout's paced re-show too, on the same database, alternating",
+    )
     p.add_argument("--child", choices=("burst", "paced"), help=argparse.SUPPRESS)
     p.add_argument("--db", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
         print(json.dumps(asyncio.run(child_reshow(Path(args.db), args.child))))
         return
-    run(args.quick, args.games, args.moves, args.finished, args.seed, args.repeats, args.profile, args.reshow)
+    anchor = args.anchor.resolve() if args.anchor else None
+    run(args.quick, args.games, args.moves, args.finished, args.seed, args.repeats, args.profile, args.reshow, anchor)
 
 
 if __name__ == "__main__":
