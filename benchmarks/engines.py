@@ -15,6 +15,10 @@ after one unmeasured slice each (measured cold, OpenSpiel's first short slices r
 Target (issue 12): ours >= 1.2x OpenSpiel's decisions per CPU-second on Pig 2p (winscore 100) and on
 Liar's Dice 5 dice 2p.
 
+"Ours" is the engine the registry serves: for Pig and Liar's Dice the compiled fast path (bot/games/_fast.c) when
+it is built, unless DICETAVERN_PURE_ENGINES=1. Then the OpenSpiel rows alternate a third contestant, the pure-Python
+engine it must equal (the class's ``reference``, the engine before the fast path), so one run gives both ratios.
+
     python -m benchmarks.engines            # ~1 min
     python -m benchmarks.engines --quick    # a few seconds
     python -m benchmarks.engines --profile pig   # cProfile of Pig playouts (top functions)
@@ -168,8 +172,16 @@ def openspiel_playout(game: Any, rng: random.Random) -> tuple[int, int]:
     return steps, chance
 
 
-def ours(game: str, players: int, opts: dict[str, Any], seed: int = 1) -> Callable[[], tuple[int, int, bool]]:
-    engine = get_engine(game)
+def reference(game: str) -> Any | None:
+    """The pure-Python engine the registry's compiled one must equal; None when the registry's is pure Python."""
+    cls = getattr(type(get_engine(game)), "reference", None)
+    return cls() if cls is not None else None
+
+
+def ours(
+    game: str, players: int, opts: dict[str, Any], seed: int = 1, engine: Any = None
+) -> Callable[[], tuple[int, int, bool]]:
+    engine = engine or get_engine(game)
     options = engine.options(opts)
     dice, rng = SeededDice(seed), random.Random(seed)
 
@@ -226,6 +238,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         "leaves out: the table service, the store, rendering, Discord and fair dice (the benchmark's own RNG picks "
         "chance outcomes)"
     )
+    print("engines: " + ", ".join(f"{game} {type(get_engine(game)).__name__}" for game in sorted(games)))
     results: dict[str, Meter] = {}
     rows: list[tuple[Any, ...]] = []
     for game, players, opts in CONFIGS:
@@ -284,14 +297,21 @@ def run(quick: bool = False) -> dict[str, Any]:
         " CPU each (steps = decisions; nodes add chance)"
     )
     rows = []
+    pure_rows = []
     for (game, players, opts), name, params, held in OPENSPIEL:
-        mine, other = Meter(), Meter()
+        mine, other, plain = Meter(), Meter(), Meter()
         play_mine, play_other = ours(game, players, opts), theirs(pyspiel, name, params)
+        pure = reference(game)
+        play_plain = ours(game, players, opts, engine=pure) if pure is not None else None
         Meter().slice(slice_s, play_mine)  # unmeasured warm-up slices: short runs measured cold flattered ours
         Meter().slice(slice_s, play_other)
+        if play_plain is not None:
+            Meter().slice(slice_s, play_plain)
         for _ in range(pairs):
             mine.slice(slice_s, play_mine)
             other.slice(slice_s, play_other)
+            if play_plain is not None:
+                plain.slice(slice_s, play_plain)
         ratio = mine.steps_per_cpu_s / other.steps_per_cpu_s
         comparison.append((row_name(game, players, opts), mine, other, ratio, held))
         rows.append(
@@ -309,6 +329,17 @@ def run(quick: bool = False) -> dict[str, Any]:
                 verdict(ratio >= TARGET) if held else "-",
             )
         )
+        if play_plain is not None:
+            pure_rows.append(
+                (
+                    row_name(game, players, opts),
+                    type(pure).__name__,
+                    plain.steps_per_cpu_s,
+                    plain.steps_per_wall_s,
+                    plain.steps_per_cpu_s / other.steps_per_cpu_s,
+                    mine.steps_per_cpu_s / plain.steps_per_cpu_s,
+                )
+            )
     show(
         rows,
         [
@@ -325,6 +356,9 @@ def run(quick: bool = False) -> dict[str, Any]:
             f">= {TARGET}x",
         ],
     )
+    if pure_rows:
+        print("\nthe pure-Python engines in the same slices (the reference the compiled ones equal):")
+        show(pure_rows, ["row", "engine", "steps/CPU-s", "steps/wall-s", "pure / OpenSpiel (CPU)", "ours / pure (CPU)"])
     misses = [name for name, _, _, ratio, held in comparison if held and ratio < TARGET]
     print(
         f"target: ours >= {TARGET}x OpenSpiel's decisions per CPU-second on pig 2p and liar 2p (5 dice): "

@@ -33,6 +33,7 @@ SETTINGS = (
     Setting("DICETAVERN_PRIVACY_URL", ""),
     Setting("DICETAVERN_VERIFIER_URL", ""),
     Setting("DICETAVERN_CACHE_DIR", ""),
+    Setting("DICETAVERN_PURE_ENGINES", ""),
     Setting("NO_COLOR", ""),
 )
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict
 
+from bot.games import _compiled
 from bot.games.base import (
     JSON,
     Action,
@@ -599,7 +600,33 @@ class LiarsDice(Engine[LiarsState, LiarsOptions, LiarView]):
         return LiarsState(**fields)
 
 
-ENGINE = LiarsDice()
+class CompiledLiarsDice(LiarsDice):
+    """Liar's Dice with the compiled fast path (bot/games/_fast.c) of ``new_game``, ``to_act``, ``legal_actions``
+    and ``apply``: the deal, a bid and a single-round challenge in C, every other call to ``LiarsDice``'s own."""
+
+    reference: ClassVar[type[LiarsDice]] = LiarsDice  # the pure-Python engine it must equal
+
+
+if _compiled._fast is not None:
+    _compiled._fast.setup_liar(
+        LiarsState,
+        CHALLENGE,
+        _SEATS,
+        _TURN,
+        _MOVES,
+        _moves,
+        LiarsDice.new_game,
+        LiarsDice.to_act,
+        LiarsDice.legal_actions,
+        LiarsDice.apply,
+    )
+    CompiledLiarsDice.new_game = _compiled._fast.liar_new_game  # type: ignore[method-assign]
+    CompiledLiarsDice.to_act = _compiled._fast.liar_to_act  # type: ignore[method-assign]
+    CompiledLiarsDice.legal_actions = _compiled._fast.liar_legal_actions  # type: ignore[method-assign]
+    CompiledLiarsDice.apply = _compiled._fast.liar_apply  # type: ignore[method-assign]
+
+# The registry's engine: the compiled one when built (and not turned off, bot/games/_compiled.py); see pig.py.
+ENGINE: LiarsDice = CompiledLiarsDice() if _compiled.wanted() else LiarsDice()
 # A re-deal is not a new round.
 SPEC = GameSpec(
     ENGINE, order=4, length_unit="rounds", starts_unit=lambda e: e.kind == "round" and not e.data.get("redeal")

@@ -7,8 +7,9 @@ changed; the lists in a state are never changed in place once it has been handed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict
 
+from bot.games import _compiled
 from bot.games.base import (
     JSON,
     Action,
@@ -429,5 +430,20 @@ class Pig(Engine[PigState, PigOptions, PigView]):
         return PigState(**data)
 
 
-ENGINE = Pig()
+class CompiledPig(Pig):
+    """Pig with the compiled fast path (bot/games/_fast.c) of ``to_act``, ``legal_actions`` and ``apply``: it
+    plays the common moves (one die, no ``equal_turns``) in C and hands every other call to ``Pig``'s own."""
+
+    reference: ClassVar[type[Pig]] = Pig  # the pure-Python engine it must equal (tests, benchmarks.engines)
+
+
+if _compiled._fast is not None:
+    _compiled._fast.setup_pig(PigState, ROLL, HOLD, _SEATS, _TURN, Pig.to_act, Pig.legal_actions, Pig.apply)
+    CompiledPig.to_act = _compiled._fast.pig_to_act  # type: ignore[method-assign]
+    CompiledPig.legal_actions = _compiled._fast.pig_legal_actions  # type: ignore[method-assign]
+    CompiledPig.apply = _compiled._fast.pig_apply  # type: ignore[method-assign]
+
+# The registry's engine: the compiled one when built (and not turned off, bot/games/_compiled.py). Both are Pigs:
+# tests/games/conftest.py runs the engine tests on each by switching this object's class.
+ENGINE: Pig = CompiledPig() if _compiled.wanted() else Pig()
 SPEC = GameSpec(ENGINE, order=1, length_unit="turns", starts_unit=lambda e: e.kind == "turn")
