@@ -33,6 +33,7 @@ also serve any other client of the server.
     python -m benchmarks.tables --profile 1000        # cProfile the persisted closed loop, all five games
     python -m benchmarks.tables --dice fair --tables 1000 --rate   # production's dice (FairDice per table)
     python -m benchmarks.tables --stores sqlite postgresql --tables 1000   # both backends, driven identically
+    python -m benchmarks.tables --open-only --tables 10000 --dice fair --stores sqlite   # the open loop alone
 """
 
 from __future__ import annotations
@@ -263,6 +264,7 @@ async def drive(
 
 
 GC_AS_BOT = True  # --gc default: leave the collector as Python starts it
+OPEN_ONLY = False  # --open-only: no closed loops, only the open loop over the largest --tables
 DICE = "seeded"  # --dice fair: each table's own provably fair dice, as production
 
 
@@ -394,7 +396,7 @@ async def main_async(
     results: dict[str, Row] = {}
     rows = []
     big = max(sizes)
-    for chosen in game_sets(games):
+    for chosen in game_sets(games) if not OPEN_ONLY else []:
         for n in sizes:
             kinds = [k for k in stores if k != "memory" or n == big]
             for row in await repeated(kinds, chosen, n, seconds, None, folder, repeats):
@@ -493,11 +495,15 @@ def main() -> None:
         default="seeded",
         help="SeededDice (reproducible, the default) or fair dice per table as production uses them",
     )
+    p.add_argument(
+        "--open-only", action="store_true", help="skip the closed loops: only the open loop over the largest --tables"
+    )
     p.add_argument("--profile", type=int, metavar="TABLES", help="cProfile the closed loop at this many tables")
     p.add_argument("--store", choices=("sqlite", "postgresql", "memory"), default="sqlite", help="store for --profile")
     args = p.parse_args()
-    global GC_AS_BOT, DATABASE_URL, DICE
+    global GC_AS_BOT, DATABASE_URL, DICE, OPEN_ONLY
     GC_AS_BOT = args.gc == "bot"
+    OPEN_ONLY = args.open_only
     DICE = args.dice
     DATABASE_URL = _postgres.base_url(args.database_url)
     if args.profile:

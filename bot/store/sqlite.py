@@ -292,10 +292,15 @@ class SQLiteCursor(sqlite3.Cursor):
     dialect = "sqlite"
 
     def execute(self, sql: str | SQL, parameters: Any = (), /) -> SQLiteCursor:
-        return super().execute(_text(sql), parameters)
+        _execute(self, sql if isinstance(sql, str) else sql.sqlite, parameters)  # (no super(): a Step's hot path)
+        return self
 
     def executemany(self, sql: str | SQL, seq_of_parameters: Any, /) -> SQLiteCursor:
-        return super().executemany(_text(sql), seq_of_parameters)
+        _executemany(self, _text(sql), seq_of_parameters)
+        return self
+
+
+_execute, _executemany = sqlite3.Cursor.execute, sqlite3.Cursor.executemany
 
 
 def _run_step(step: Step, conn: sqlite3.Connection) -> None:
@@ -307,6 +312,7 @@ def commit_batch(conn: sqlite3.Connection, batch: list[Write], fence: Fence | No
     (and nothing of the batch kept)."""
     results: list[list[int | None]] = []
     cursor = conn.cursor(SQLiteCursor)
+    execute = _execute  # a statement's text is picked here; a Step gets the cursor that takes SQL pairs
     cursor.execute("SAVEPOINT batch")
     try:
         if fence is not None:
@@ -321,7 +327,7 @@ def commit_batch(conn: sqlite3.Connection, batch: list[Write], fence: Fence | No
                     ids.append(None)
                     continue
                 sql, params = statement
-                cursor.execute(sql, params)
+                execute(cursor, sql if isinstance(sql, str) else sql.sqlite, params)
                 if cursor.description is None:
                     ids.append(cursor.lastrowid)
                 else:  # RETURNING: its first column, as on PostgreSQL (and the statement run to its end)
