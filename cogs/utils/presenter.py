@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 DEFER_SOON = 1.5  # how long an interaction waits for its user's DM before answering anyway
 EDIT_SPACING = 1.1  # seconds between REST edits of one table message (~5 per 5 s per channel)
 DM_TRIES = 8  # a secret DM that keeps failing transiently: ~2 min of backoff, then it waits for 🎲 My dice
+DM_CHANNELS = 100_000  # DM channel ids remembered (~100 bytes each), the oldest forgotten first
 DM_RETRY_AFTER = 3600.0  # a "DMs closed" mark expires: the player may have opened their DMs since
 # A table message the presenter posts (anew at the bottom, or again after a deletion) pings nobody: a rematch lobby's
 # log mentions the players it invites, who were pinged once, by the lobby's first message (cogs/utils/rematch.py).
@@ -86,6 +87,9 @@ class DiscordPresenter:
         self.retry_first, self.retry_cap = retry.FIRST, retry.CAP  # a publish that failed transiently: backoff
         self._failures: dict[object, int] = defaultdict(int)  # (what, table or user id) -> failed tries in a row
         self._dm_order: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # user id: their DMs in order
+        # user id -> their DM channel's id: discord.py keeps only 128 DM channels, so past 128 players every DM
+        # asked Discord for the channel again (POST /users/@me/channels) before sending (issue 30)
+        self._dm_channels: dict[int, int] = {}
         # the tables that live on an interaction's message (a group DM, a server without the bot): their edits go
         # through the latest interaction's token, not the bot's (cogs.utils.interaction_transport)
         self.interactions = InteractionTransport(bot)
@@ -604,8 +608,17 @@ class DiscordPresenter:
         """DM ``text``: True if delivered (a "DMs closed" mark is cleared), False if the user's DMs are closed
         (marked now) or (``again``) it failed for good, None if it failed otherwise (``again``: it can pass)."""
         try:
-            channel = await self.bot.create_dm(discord.Object(user_id))
-            await wire.send_to_channel(self.bot, channel.id, text_view([text]))  # one container, the header first
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
+                self._dm_channels[user_id] = channel_id
+                if len(self._dm_channels) > DM_CHANNELS:
+                    del self._dm_channels[next(iter(self._dm_channels))]  # the oldest: looked up again if needed
+            try:
+                await wire.send_to_channel(self.bot, channel_id, text_view([text]))  # one container, header first
+            except discord.NotFound:
+                self._dm_channels.pop(user_id, None)  # a DM channel we no longer reach: asked for anew next time
+                raise
         except discord.Forbidden:
             # 50007: DMs closed. Remember it for a while, so we stop knocking (each 403 counts against us).
             self.dms_closed[user_id] = now = self.clock()
