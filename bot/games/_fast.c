@@ -651,6 +651,7 @@ static const char *const liar_names[L_N] = {
     "options", "counts", "hands", "current", "round_no", "round_starter", "bid", "bidder", "bids", "forfeited",
     "out_order", "last_reveal", "finished", "end_reason", "winner", "loser"};
 static Py_ssize_t liar_off[L_N];
+static PyObject *RANGES; /* range(0) ... range(6) */
 static PyObject *LiarsStateT, *CHALLENGE, *LIAR_SEATS, *LIAR_TURN, *MOVES, *moves_py;
 static PyObject *liar_new_game_py, *liar_to_act_py, *liar_legal_py, *liar_apply_py;
 
@@ -688,20 +689,21 @@ live_total(PyObject *counts)
     return total > 0 ? total : -1;
 }
 
-/* LiarsDice._deal on a fresh state s: everyone with dice rolls; the round's events (NULL on error). */
-static PyObject *
-liar_deal(PyObject *self, PyObject *s, PyObject *dice, PyObject *starter, PyObject *redeal)
+/* LiarsDice._deal (of a new game) on a fresh state s: everyone with dice rolls; the round's events appended to
+   events. -1 on error. */
+static int
+liar_deal(PyObject *self, PyObject *s, PyObject *dice, PyObject *starter, PyObject *events)
 {
     PyObject *counts = LF(s, L_COUNTS);
     Py_ssize_t total = live_total(counts);
     if (total < 0 || small_index(starter, PyTuple_GET_SIZE(LIAR_TURN)) < 0) {
-        PyObject *vec[4] = {self, s, dice, starter};
-        PyObject *kw = redeal == Py_True ? PyTuple_Pack(1, k_redeal) : NULL;
-        PyObject *vec2[5] = {self, s, dice, starter, redeal};
-        PyObject *r = kw ? PyObject_VectorcallMethod(s_deal, vec2, 4, kw) : PyObject_VectorcallMethod(s_deal, vec, 4, NULL);
-        Py_XDECREF(kw);
+        PyObject *dealt = PyObject_VectorcallMethod(s_deal, (PyObject *[]){self, s, dice, starter}, 4, NULL);
+        Py_ssize_t end = PyList_GET_SIZE(events);
+        int r = dealt ? PyList_SetSlice(events, end, end, dealt) : -1;
+        Py_XDECREF(dealt);
         return r;
     }
+    PyObject *redeal = Py_False;
     Py_ssize_t n = PyList_GET_SIZE(counts);
     Py_XSETREF(LF(s, L_BID), Py_NewRef(Py_None));
     Py_XSETREF(LF(s, L_BIDDER), Py_NewRef(Py_None));
@@ -710,10 +712,8 @@ liar_deal(PyObject *self, PyObject *s, PyObject *dice, PyObject *starter, PyObje
     Py_XSETREF(LF(s, L_CURRENT), Py_NewRef(starter));
     PyObject *round_no = LF(s, L_ROUND_NO);
     PyObject *hands = PyList_New(n);
-    PyObject *events = hands ? PyList_New(0) : NULL;
-    if (events == NULL) {
-        Py_XDECREF(hands);
-        return NULL;
+    if (hands == NULL) {
+        return -1;
     }
     Py_XSETREF(LF(s, L_HANDS), Py_NewRef(hands));
     PyObject **keys = K_ROUND;
@@ -758,12 +758,11 @@ liar_deal(PyObject *self, PyObject *s, PyObject *dice, PyObject *starter, PyObje
         goto fail;
     }
     Py_DECREF(hands);
-    return events;
+    return 0;
 fail:
     Py_XDECREF(e);
     Py_DECREF(hands);
-    Py_DECREF(events);
-    return NULL;
+    return -1;
 }
 
 static PyObject *
@@ -774,9 +773,8 @@ liar_new_game(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
         return fallback(liar_new_game_py, self, args, nargs, kwnames);
     }
     PyObject *options = args[1], *dice = args[2];
-    PyObject *range = PyObject_CallOneArg((PyObject *)&PyRange_Type, args[0]);
-    PyObject *drawn = range ? method2(dice, s_sample, range, ONE) : NULL; /* L-6: a random player starts */
-    Py_XDECREF(range);
+    /* L-6: a random player starts; range(players), built once (a range is immutable) */
+    PyObject *drawn = method2(dice, s_sample, PyTuple_GET_ITEM(RANGES, players), ONE);
     PyObject *starter = drawn ? PySequence_GetItem(drawn, 0) : NULL;
     Py_XDECREF(drawn);
     PyObject *per = starter ? PyObject_GetAttr(options, a_dice_per_player) : NULL;
@@ -810,14 +808,17 @@ liar_new_game(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
     PyObject **keys = K_START;
     PyObject *values[2] = {Py_NewRef(args[0]), Py_NewRef(starter)};
     PyObject *start = event(e_start, dict_steal(T_START, keys, values, 2), Py_None);
-    PyObject *dealt = start && LF(s, L_OUT_ORDER) ? liar_deal(self, s, dice, starter, Py_False) : NULL;
-    Py_DECREF(starter);
-    PyObject *events = dealt ? PySequence_List(dealt) : NULL;
-    Py_XDECREF(dealt);
-    if (events != NULL && PyList_Insert(events, 0, start) < 0) {
-        Py_CLEAR(events);
+    PyObject *events = start && LF(s, L_OUT_ORDER) ? PyList_New(1) : NULL;
+    if (events == NULL) {
+        Py_XDECREF(start);
     }
-    Py_XDECREF(start);
+    else {
+        PyList_SET_ITEM(events, 0, start);
+        if (liar_deal(self, s, dice, starter, events) < 0) {
+            Py_CLEAR(events);
+        }
+    }
+    Py_DECREF(starter);
     return pair(s, events);
 }
 
@@ -1238,6 +1239,21 @@ setup_liar(PyObject *module, PyObject *args)
     if (offsets_of(state, liar_names, liar_off, L_N) < 0) {
         return NULL;
     }
+    PyObject *ranges = PyTuple_New(PyTuple_GET_SIZE(seats) + 1);
+    for (Py_ssize_t i = 0; ranges != NULL && i <= PyTuple_GET_SIZE(seats); i++) {
+        PyObject *n = PyLong_FromSsize_t(i);
+        PyObject *r = n ? PyObject_CallOneArg((PyObject *)&PyRange_Type, n) : NULL;
+        Py_XDECREF(n);
+        if (r == NULL) {
+            Py_CLEAR(ranges);
+            break;
+        }
+        PyTuple_SET_ITEM(ranges, i, r);
+    }
+    if (ranges == NULL) {
+        return NULL;
+    }
+    Py_XSETREF(RANGES, ranges);
     Py_XSETREF(LiarsStateT, Py_NewRef(state));
     Py_XSETREF(CHALLENGE, Py_NewRef(challenge));
     Py_XSETREF(LIAR_SEATS, Py_NewRef(seats));

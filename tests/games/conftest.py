@@ -3,8 +3,8 @@ serves when it is built) and on the pure-Python engine it must equal (the refere
 is the same in both runs (module ``ENGINE``s, ``get_engine``); only its class is switched, so every test module
 that imports it reaches the implementation of the run.
 
-Where a C compiler is found the extension must have been built (``pip install -e .`` builds it): the compiled runs
-fail then rather than skip, so a build that broke is seen. Without a compiler they skip, saying so.
+Where the extension can be built (a C compiler and Python's headers; ``pip install -e .`` builds it) it must have been:
+the compiled runs fail then rather than skip, so a build that broke is seen. Elsewhere they skip, saying so.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import sysconfig
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -34,18 +35,19 @@ ENGINES = (
 )
 
 
-def compiler() -> bool:
+def can_build() -> bool:
+    """A C compiler and Python's headers are here: ``pip install`` builds the extension (setup.py)."""
     cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    return shutil.which(cc) is not None
+    return shutil.which(cc) is not None and (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file()
 
 
 def require_compiled() -> None:
-    """Skip (no C compiler here) or fail (a compiler, but no extension) when bot.games._fast is not importable."""
+    """Skip (it cannot be built here) or fail (it can, but was not) when bot.games._fast is not importable."""
     if _compiled.built():
         return
-    if compiler():
-        pytest.fail("bot.games._fast is not built although a C compiler is here: run `pip install -e .` (setup.py)")
-    pytest.skip("bot.games._fast is not built (no C compiler): the pure-Python engines only")
+    if can_build():
+        pytest.fail("bot.games._fast is not built, though a C compiler and Python headers are here: pip install -e .")
+    pytest.skip("bot.games._fast is not built (no C compiler or no Python headers): the pure-Python engines only")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
