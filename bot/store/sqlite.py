@@ -2,7 +2,7 @@
 
 A batch is one call on that thread: ``execute_fetchall("SELECT dicetavern_call()")``, where ``dicetavern_call`` is a
 SQL function registered with aiosqlite's ``create_function`` that runs the batch there on the connection itself:
-BEGIN IMMEDIATE, the batch (``commit_batch``) in a savepoint, COMMIT (``in_transaction``; the SELECT reads no table,
+BEGIN IMMEDIATE, the batch (``commit_batch``), COMMIT (``in_transaction``; the SELECT reads no table,
 so it holds no transaction that would stop the COMMIT). So a thousand tables' writes cost one hop to the
 connection's thread and one fsync, the ``Step``s (a finished game's ratings) run on that thread inside the
 transaction, and a read (aiosqlite's ``execute_fetchall``, queued on the same thread) never runs inside a batch's
@@ -308,12 +308,12 @@ def _run_step(step: Step, conn: sqlite3.Connection) -> None:
 
 
 def commit_batch(conn: sqlite3.Connection, batch: list[Write], fence: Fence | None = None) -> list[list[int | None]]:
-    """The whole batch in a savepoint of the transaction the caller opened: each write's results, or the first error
-    (and nothing of the batch kept)."""
+    """The whole batch in the transaction the caller opened (``in_transaction``, which rolls all of it back when this
+    raises): each write's results, or the first error. (No savepoint of its own: its two statements were two more
+    hand-overs of the GIL between the loop and this thread at every batch.)"""
     results: list[list[int | None]] = []
     cursor = conn.cursor(SQLiteCursor)
     execute = _execute  # a statement's text is picked here; a Step gets the cursor that takes SQL pairs
-    cursor.execute("SAVEPOINT batch")
     try:
         if fence is not None:
             lost = fence.verify(cursor.execute(fence.check_sql, fence.check_params).fetchall())
@@ -334,11 +334,6 @@ def commit_batch(conn: sqlite3.Connection, batch: list[Write], fence: Fence | No
                     rows = cursor.fetchall()
                     ids.append(rows[0][0] if rows else None)
             results.append(ids)
-        cursor.execute("RELEASE batch")
-    except BaseException:
-        cursor.execute("ROLLBACK TO batch")
-        cursor.execute("RELEASE batch")
-        raise
     finally:
         cursor.close()
     return results
