@@ -160,3 +160,23 @@ def test_the_dm_retry_button_and_a_long_text() -> None:
     assert len(c.with_dm_retry_json(full, 1, "en").items) == 25
     text = ["x" * 5000]
     assert text_components(text, 0) == text_message(text, 0).to_components()
+
+
+def test_the_end_message_with_its_rematch_button() -> None:
+    from cogs.utils.rematch import rematch_view
+
+    finished = 0
+    for locale in ("en", "el"):
+        for table in tables("mex"):
+            if table.status != "finished":
+                continue
+            finished += 1
+            view = rematch_view(table, locale)
+            rows = [row.to_component_dict() for row in rows_of(view)]
+            lines = ["🏁 over", "-# the seed"]
+            assert (
+                rows
+                and text_components(lines, COLOURS["finished"], rows)
+                == text_message(lines, COLOURS["finished"], view).to_components()
+            )
+    assert finished == 2

@@ -32,7 +32,7 @@ from bot.store import achievements as store_achievements
 from bot.store import repo
 from bot.store.db import Statement
 from cogs.utils import retry, wire
-from cogs.utils.components import COLOURS, table_message, text_message, text_view
+from cogs.utils.components import COLOURS, rows_of, table_message, text_view
 from cogs.utils.interaction_transport import InteractionTransport
 from cogs.utils.presented import Hold, Reminder, final_text, table_link
 from cogs.utils.rematch import rematch_view
@@ -261,11 +261,10 @@ class DiscordPresenter:
         if self.interactions.owns(table):
             await self._final_follow_up(table, outcome, humans)
             return True
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         earned = await self._earned(table_id)
-        view = text_message(
-            [final_text(table, outcome, table.locale, earned)], COLOURS["finished"], rematch_view(table, table.locale)
-        )
+        rematch = rematch_view(table, table.locale)
+        rows = [row.to_component_dict() for row in rows_of(rematch)] if rematch is not None else []
+        view = text_view([final_text(table, outcome, table.locale, earned)], COLOURS["finished"], rows)
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=humans)
         # The same nonce every try, across restarts too: Discord returns the message it already created with it
         # (for a few minutes) instead of a second one, when only its answer was lost.
@@ -273,8 +272,10 @@ class DiscordPresenter:
         if not await self._try(
             ("final", table_id),
             f"the end of table {table_id}",
-            channel.send,
-            view=view,
+            wire.send_to_channel,  # as channel.send(view=…, allowed_mentions=…, nonce=…) sends it
+            self.bot,
+            table.channel_id,
+            view,
             allowed_mentions=mentions,
             nonce=nonce,
         ):

@@ -20,6 +20,7 @@ from bot.games.parsing import parse_int
 from bot.i18n import t
 from bot.tables import Seat
 from bot.tables.rematch import invited
+from cogs.utils import wire
 from cogs.utils.components import button_label, table_message
 from cogs.utils.replies import answer_error, note_locale
 
@@ -84,8 +85,6 @@ async def post_table(
     presenter = cast("DiceTavern", interaction.client).presenter
     async with presenter.holding(table) as held:
         held.shown = presenter.look(table)
-        response = await interaction.response.send_message(
-            view=table_message(table, table.locale), allowed_mentions=mentions
-        )
-        if response.message_id:
-            await presenter.set_message(table, response.message_id)
+        message_id = await wire.send_message(interaction, table_message(table, table.locale), allowed_mentions=mentions)
+        if message_id:
+            await presenter.set_message(table, message_id)

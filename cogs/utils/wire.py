@@ -140,6 +140,7 @@ async def send_private(interaction: discord.Interaction, view: Prebuilt) -> None
     if not response.is_done():
         params = interaction_message_response_params(
             type=discord.InteractionResponseType.channel_message.value,
+            content=None,  # as send_message's default
             view=view,
             flags=flags,
             previous_allowed_mentions=state.allowed_mentions,
@@ -168,3 +169,32 @@ async def send_private(interaction: discord.Interaction, view: Prebuilt) -> None
             wait=True,  # as discord.py's follow-ups ask (an application webhook): the message is not parsed
             with_components=True,
         )
+
+
+async def send_message(
+    interaction: discord.Interaction, view: Prebuilt, *, allowed_mentions: discord.AllowedMentions | None = None
+) -> int | None:
+    """``(await interaction.response.send_message(view=view, allowed_mentions=…)).message_id``: a public message
+    as the interaction's response; its id read from Discord's answer, which is not parsed into a Message."""
+    state = interaction._state
+    http = state.http
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.channel_message.value,
+        content=None,
+        view=view,
+        allowed_mentions=allowed_mentions,
+        previous_allowed_mentions=state.allowed_mentions,
+    )
+    if interaction.response.is_done():
+        raise discord.InteractionResponded(interaction)
+    data = await async_context.get().create_interaction_response(
+        interaction.id,
+        interaction.token,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        params=params,
+    )
+    interaction.response._response_type = discord.InteractionResponseType.channel_message
+    found = (data or {}).get("interaction", {}).get("response_message_id")
+    return int(found) if found else None
