@@ -81,6 +81,8 @@ PARTS: list[tuple[str, str]] = [
     ("/bot/i18n.py", "render"),
     ("/bot/emojis.py", "render"),
     ("/cogs/utils/components.py", "render"),
+    ("/cogs/utils/wire.py", "HTTP"),  # a prebuilt message's request, through discord.py's adapters
+    ("/cogs/utils/lean_gateway.py", "gateway parse"),  # a table click's Interaction, a MESSAGE_UPDATE left unparsed
     ("/discord/ui/", "render"),
     ("/discord/components.py", "render"),
     ("/discord/embeds.py", "render"),
