@@ -63,6 +63,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from benchmarks._common import header, parser, show, verdict
 from benchmarks._service import GAMES, SNOWFLAKE, game_of, next_move, open_many, open_table, play_moves
 from bot.client import tune_gc
@@ -284,11 +286,36 @@ class _Channel:
         raise AssertionError("the re-show only edits here")
 
 
+class _Http:
+    """Stands in for discord.py's HTTPClient where the presenter edits through it (``cogs.utils.wire``): the request's
+    JSON body made as discord.py makes it, not sent."""
+
+    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> None:
+        if params.payload is not None:
+            discord.utils._to_json(params.payload)  # what discord.py's request does with a JSON body
+        else:  # pragma: no cover - a table message has no files
+            raise AssertionError("the re-show sends no files")
+
+
+class _Connection:
+    """What ``cogs.utils.wire`` reads of discord.py's ConnectionState."""
+
+    allowed_mentions = None
+
+    def __init__(self) -> None:
+        self.http = _Http()
+
+    def prevent_view_updates_for(self, message_id: int) -> None:
+        return None
+
+
 class _Bot:
-    """What the presenter reads of the bot."""
+    """What the presenter reads of the bot (the channel edit for the presenter before issue 30's wire module; the
+    connection's HTTP client for the one after)."""
 
     def __init__(self, store: Any, tables: TableService) -> None:
         self.store, self.tables, self._channel = store, tables, _Channel()
+        self._connection = _Connection()
 
     def get_partial_messageable(self, channel_id: int, guild_id: int | None = None) -> _Channel:
         return self._channel
