@@ -17,6 +17,11 @@ a tenth of the tables (at least 500, or all) when fresh, as it slows the moves s
 
     python -m benchmarks.memory           # ~3 min
     python -m benchmarks.memory --quick
+    python -m benchmarks.memory --idle-cost   # what an idle table's compacted log costs at its next use
+
+``--idle-cost`` (issue 30): a Pig table played 300 moves (a full log, 24 events), its message drawn warm (from the
+render cache), and drawn after ``Table.compact`` (the log put back to JSON text and the render cache dropped, as
+an idle table's is), and the compaction with the log's decode alone: CPU per call, best of 5 rounds of 2,000.
 """
 
 from __future__ import annotations
@@ -175,6 +180,56 @@ def run(quick: bool = False, tables: int | None = None, fresh_moves: int = 70, m
     )
 
 
+def idle_cost(rounds: int = 5, calls: int = 2_000) -> dict[str, float]:
+    """CPU per call (µs) of drawing a 300-move Pig table warm, after ``Table.compact``, and of compact + decode."""
+    import random
+
+    from bot.games.registry import spec
+    from bot.jsontext import dumps
+    from bot.render import table_text
+    from bot.tables import model
+    from bot.tables.model import Seat, Table
+
+    model.IDLE_AFTER = 10**9  # only the compactions this measures
+    engine = spec("pig").engine
+    table = Table(1, 1, 101, "pig", "running", 11, {"target": 500}, [Seat(11, "alice"), Seat(12, "bob")])
+    dice, rng = SeededDice(1), random.Random(1)
+    state, _ = engine.new_game(2, engine.options({"target": 500}), dice)
+    for _ in range(300):
+        seat = engine.to_act(state)[0]
+        state, events = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)), dice)
+        table.state, table.version = state, table.version + 1
+        table.add_log([(e.kind, e.data) for e in events if e.public])
+        if engine.is_over(state):
+            break
+
+    def best(once: Any) -> float:
+        times = []
+        for _ in range(rounds):
+            t0 = time.process_time()
+            for _ in range(calls):
+                once()
+            times.append((time.process_time() - t0) / calls)
+        return min(times) * 1e6
+
+    def after_compact() -> None:
+        table.compact()
+        table_text(table, "en")
+
+    def compact_decode() -> None:
+        table.compact()
+        _ = table.log
+
+    table_text(table, "en")
+    return {
+        "events": len(table.log),
+        "text": len(dumps(list(table.log))),
+        "warm": best(lambda: table_text(table, "en")),
+        "after compact": best(after_compact),
+        "compact + decode": best(compact_decode),
+    }
+
+
 def main() -> None:
     p = parser(__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, help="open tables (default 10,000; --quick 300)")
@@ -183,8 +238,18 @@ def main() -> None:
     p.add_argument("--child", choices=("fresh", "restore"), help=argparse_hidden())
     p.add_argument("--db", help=argparse_hidden())
     p.add_argument("--trace", action="store_true", help=argparse_hidden())
+    p.add_argument("--idle-cost", action="store_true", help="what an idle table's compacted log costs at its next use")
     args = p.parse_args()
-    if args.child:
+    if args.idle_cost:
+        header("Idle table: its message drawn warm, and after Table.compact (the log back to text)")
+        print("leaves out: the move itself, the store, Discord")
+        r = idle_cost()
+        print(
+            f"a 300-move Pig table, {r['events']} log events ({r['text']:,} characters of JSON): drawn warm "
+            f"{r['warm']:.1f} us; after compact {r['after compact']:.1f} us; compact + the log's decode "
+            f"{r['compact + decode']:.1f} us (CPU per call, best of 5 x 2,000)"
+        )
+    elif args.child:
         child(args)
     else:
         run(args.quick, args.tables, args.fresh_moves, args.moves)
