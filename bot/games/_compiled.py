@@ -1,4 +1,4 @@
-"""The engines' compiled fast path (bot/games/_fast.c): the module when it is built and wanted, else None.
+"""The engines' compiled fast path (bot/games/_fast.c): ``fast`` is the module, or None where it was not built.
 
 Pig and Liar's Dice are pure Python (the reference); ``_fast`` takes their common moves in C and hands the rest
 back to them. It is built by ``pip install`` when a C compiler is there (setup.py, an optional extension);
@@ -15,17 +15,17 @@ from bot.games.base import Action, Event
 PURE_ENV = "DICETAVERN_PURE_ENGINES"
 
 try:
-    from bot.games import _fast
+    import bot.games._fast as fast
 except ImportError:  # not built: no compiler at install time
-    _fast = None  # type: ignore[assignment]
+    fast = None  # type: ignore[assignment]
 
-if _fast is not None:
-    _fast.setup_base(Event, Action)
+if fast is not None:
+    fast.setup_base(Event, Action)
 
 
 def built() -> bool:
     """The extension was built and imports."""
-    return _fast is not None
+    return fast is not None
 
 
 def wanted() -> bool:

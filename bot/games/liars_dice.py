@@ -607,8 +607,8 @@ class CompiledLiarsDice(LiarsDice):
     reference: ClassVar[type[LiarsDice]] = LiarsDice  # the pure-Python engine it must equal
 
 
-if _compiled._fast is not None:
-    _compiled._fast.setup_liar(
+if _compiled.fast is not None:
+    _compiled.fast.setup_liar(
         LiarsState,
         CHALLENGE,
         _SEATS,
@@ -620,10 +620,10 @@ if _compiled._fast is not None:
         LiarsDice.legal_actions,
         LiarsDice.apply,
     )
-    CompiledLiarsDice.new_game = _compiled._fast.liar_new_game  # type: ignore[method-assign]
-    CompiledLiarsDice.to_act = _compiled._fast.liar_to_act  # type: ignore[method-assign]
-    CompiledLiarsDice.legal_actions = _compiled._fast.liar_legal_actions  # type: ignore[method-assign]
-    CompiledLiarsDice.apply = _compiled._fast.liar_apply  # type: ignore[method-assign]
+    CompiledLiarsDice.new_game = _compiled.fast.liar_new_game  # type: ignore[method-assign]
+    CompiledLiarsDice.to_act = _compiled.fast.liar_to_act  # type: ignore[method-assign]
+    CompiledLiarsDice.legal_actions = _compiled.fast.liar_legal_actions  # type: ignore[method-assign]
+    CompiledLiarsDice.apply = _compiled.fast.liar_apply  # type: ignore[method-assign]
 
 # The registry's engine: the compiled one when built (and not turned off, bot/games/_compiled.py); see pig.py.
 ENGINE: LiarsDice = CompiledLiarsDice() if _compiled.wanted() else LiarsDice()

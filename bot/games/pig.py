@@ -437,11 +437,11 @@ class CompiledPig(Pig):
     reference: ClassVar[type[Pig]] = Pig  # the pure-Python engine it must equal (tests, benchmarks.engines)
 
 
-if _compiled._fast is not None:
-    _compiled._fast.setup_pig(PigState, ROLL, HOLD, _SEATS, _TURN, Pig.to_act, Pig.legal_actions, Pig.apply)
-    CompiledPig.to_act = _compiled._fast.pig_to_act  # type: ignore[method-assign]
-    CompiledPig.legal_actions = _compiled._fast.pig_legal_actions  # type: ignore[method-assign]
-    CompiledPig.apply = _compiled._fast.pig_apply  # type: ignore[method-assign]
+if _compiled.fast is not None:
+    _compiled.fast.setup_pig(PigState, ROLL, HOLD, _SEATS, _TURN, Pig.to_act, Pig.legal_actions, Pig.apply)
+    CompiledPig.to_act = _compiled.fast.pig_to_act  # type: ignore[method-assign]
+    CompiledPig.legal_actions = _compiled.fast.pig_legal_actions  # type: ignore[method-assign]
+    CompiledPig.apply = _compiled.fast.pig_apply  # type: ignore[method-assign]
 
 # The registry's engine: the compiled one when built (and not turned off, bot/games/_compiled.py). Both are Pigs:
 # tests/games/conftest.py runs the engine tests on each by switching this object's class.
