@@ -137,3 +137,12 @@ def test_a_closed_table_leaves_the_queue_as_it_is(monkeypatch) -> None:
     assert finished.log and other.log
     assert finished.decoded_log is not None  # dropped from the queue, not compacted: it is gone from the service
     assert [entry[0].id for entry in model._decoded] == [2]
+
+
+def test_a_log_that_does_not_encode_stays_decoded_and_the_read_goes_on(monkeypatch, caplog) -> None:
+    monkeypatch.setattr(model, "IDLE_AFTER", 1)
+    odd, other = restored_table(1), restored_table(2)
+    odd.log.append(("hold", {"player": 0, "faces": {1, 2}}))  # a set: no JSON for it
+    assert other.log[0][0] == "hold"  # this read compacts nothing, and fails nothing
+    assert odd.decoded_log is not None and odd.log[-1] == ("hold", {"player": 0, "faces": {1, 2}})
+    assert "does not encode" in caplog.text

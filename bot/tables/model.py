@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -12,6 +13,8 @@ from bot.games import Engine, get_engine
 from bot.games.fair import FairDice
 from bot.jsontext import dumps, loads
 from bot.languages import SHIPPED
+
+logger = logging.getLogger(__name__)
 
 SEEN = 64  # interaction ids remembered per table for idempotency (also across a restart)
 LOG_EVENTS = 24  # public events kept; the table message shows the last few that have text
@@ -186,8 +189,8 @@ class Table:
         log = self._log
         if log is None:
             return False
+        self.log_text = (dumps(list(log)), [])  # first: a log that does not encode stays as it is
         self._log = None
-        self.log_text = (dumps(list(log)), [])
         self.render_cache = None
         return True
 
@@ -262,6 +265,9 @@ def _note_decoded(table: Table, log: deque[LogEntry]) -> None:
         if oldest.decoded_log is not its_log or oldest.status not in ("lobby", "running"):
             continue  # compacted since (a newer entry is further back), or closed: nothing to keep small
         if oldest.version == version and not oldest.lock.locked():
-            oldest.compact()
+            try:
+                oldest.compact()
+            except (TypeError, ValueError):  # not JSON (a snapshot would refuse it too): left decoded, not this read's
+                logger.exception("table %s: its log does not encode; left decoded", oldest.id)
         else:
             decoded.append((oldest, its_log, oldest.version))
