@@ -15,6 +15,11 @@ Leaves out: Discord (the gateway, discord.py, HTTP), rendering and the presenter
 
     python -m benchmarks.gc_pauses                     # ~4 min: 10,000 tables, 20 s windows
     python -m benchmarks.gc_pauses --tables 1000 --seconds 5
+    python -m benchmarks.gc_pauses --census            # the closed loop only: what the young passes go through
+
+``--census``: at the 20th, 30th and 40th gen-0 pass of the closed loop (counted from the start of play), the young
+objects (``gc.get_objects(0)``) by type, with the references they hold (``gc.get_referents``), counted before the
+pass; then the pass's own time per object.
 """
 
 from __future__ import annotations
@@ -34,17 +39,40 @@ from benchmarks import tables as bench
 from benchmarks._common import header, percentile, show
 from benchmarks._service import GAMES, SNOWFLAKE, bot_gc, next_move, open_many, play_moves
 
+CENSUS_AT = (20, 30, 40)  # gen-0 passes of the closed loop looked into by --census
 
-async def loop_run(n: int, seconds: float, rate: float | None, games: tuple[str, ...]) -> dict[str, Any]:
+
+def census() -> dict[str, Any]:
+    young = gc.get_objects(0)
+    types: dict[str, int] = {}
+    for obj in young:
+        name = type(obj).__qualname__
+        types[name] = types.get(name, 0) + 1
+    references = sum(len(gc.get_referents(obj)) for obj in young)
+    top = sorted(types.items(), key=lambda kv: -kv[1])[:12]
+    return {"objects": len(young), "references": references, "types": top}
+
+
+async def loop_run(
+    n: int, seconds: float, rate: float | None, games: tuple[str, ...], look: bool = False
+) -> dict[str, Any]:
     passes: list[tuple[int, float, float]] = []
     began = [0.0, 0.0]
     playing = [False]
+    looked: list[dict[str, Any]] = []
+    young_passes = [0]
 
     def timer(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
+            if look and playing[0] and info["generation"] == 0:
+                young_passes[0] += 1
+                if young_passes[0] in CENSUS_AT:
+                    looked.append(census())
             began[0], began[1] = time.perf_counter(), time.thread_time()
         elif playing[0]:
             passes.append((info["generation"], time.perf_counter() - began[0], time.thread_time() - began[1]))
+            if looked and "seconds" not in looked[-1] and info["generation"] == 0:
+                looked[-1]["seconds"] = time.thread_time() - began[1]
 
     real = bench.drive
 
@@ -73,6 +101,7 @@ async def loop_run(n: int, seconds: float, rate: float | None, games: tuple[str,
         "longest wall": max((p[1] for p in passes), default=0.0),
         "longest cpu": max((p[2] for p in passes), default=0.0),
         "p99": percentile(run.latencies, 99),
+        "census": looked,
     }
 
 
@@ -110,10 +139,13 @@ async def periodic_pass(n: int, games: tuple[str, ...]) -> dict[str, Any]:
     return {"tracked": tracked, "first": timings[0], "next": timings[1:]}
 
 
-def child(kind: str, n: int, seconds: float, rate: float, games: tuple[str, ...]) -> dict[str, Any]:
+def child(
+    kind: str, n: int, seconds: float, rate: float, games: tuple[str, ...], census: bool = False
+) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, "-m", "benchmarks.gc_pauses", "--child", kind, "--tables", str(n), "--seconds", str(seconds)]
-        + ["--rate", str(rate), "--games", ",".join(games)],
+        + ["--rate", str(rate), "--games", ",".join(games)]
+        + (["--census"] if census else []),
         capture_output=True,
         text=True,
         check=True,
@@ -128,6 +160,7 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--rate", type=float, default=2000.0, help="the open loop's moves a second")
     p.add_argument("--games", default=",".join(GAMES))
+    p.add_argument("--census", action="store_true", help="the closed loop only: what the young passes go through")
     p.add_argument("--child", choices=("closed", "open", "periodic"), help=argparse.SUPPRESS)
     args = p.parse_args()
     games = tuple(args.games.split(","))
@@ -137,7 +170,23 @@ def main() -> None:
         return
     if args.child:
         rate = args.rate if args.child == "open" else None
-        print(json.dumps(asyncio.run(loop_run(args.tables, args.seconds, rate, games))))
+        print(json.dumps(asyncio.run(loop_run(args.tables, args.seconds, rate, games, args.census))))
+        return
+    if args.census:
+        header(f"GC census at {args.tables:,} tables ({'+'.join(games)}, fair dice, SQLite), closed loop")
+        print("leaves out: Discord (gateway, discord.py, HTTP), rendering and the presenter")
+        r = child("closed", args.tables, args.seconds, args.rate, games, census=True)
+        print(f"closed loop: GC {r['gc share'] * 100:.1f} % of wall; passes gen 0/1/2 {r['passes']}")
+        for at, c in zip(CENSUS_AT, r["census"], strict=False):
+            per = c.get("seconds", 0.0) / max(c["objects"], 1) * 1e9
+            kinds = ", ".join(f"{name} {count:,}" for name, count in c["types"])
+            print(
+                f"  gen-0 pass {at}: {c['objects']:,} young objects, {c['references']:,} references, "
+                f"{per:.0f} ns of the pass's CPU an object"
+            )
+            print(f"    by type: {kinds}")
+        if not r["census"]:
+            print("  fewer than 20 gen-0 passes while it played: nothing to look into")
         return
     header(f"GC at {args.tables:,} tables ({'+'.join(games)}, fair dice, SQLite), {args.seconds:g} s windows")
     print("leaves out: Discord (gateway, discord.py, HTTP), rendering and the presenter")
