@@ -170,17 +170,6 @@ class Reply:
     later: Callable[[], Awaitable[Message | None]] | None = None  # a private follow-up made once the edit is sent
 
 
-def near_deadline(
-    response: discord.InteractionResponse[discord.Client],
-    defer: Callable[[], Awaitable[object]],
-    into: list[asyncio.Task[object]],
-) -> None:
-    """``Click.answer``'s work is still busy as the deadline nears: defer the interaction (the task lands in ``into``,
-    which the answer awaits before it edits or follows up)."""
-    if not response.is_done():
-        into.append(asyncio.ensure_future(defer()))
-
-
 def prebuilt(message: Message) -> wire.Prebuilt | None:
     """The one V2 layout a private reply shows, when it is JSON already (``wire.send_private`` sends it)."""
     view = message.get("view")
@@ -289,23 +278,17 @@ class Click:
         interaction = self.interaction
         response = interaction.response
         holding = self.surface.presenter.holding(hold) if hold is not None else contextlib.nullcontext(None)
-        if interaction.type is discord.InteractionType.component or (
-            interaction.type is discord.InteractionType.modal_submit and interaction.message is not None
-        ):  # a form opened from a message: a deferred update of it, as a click's
-            defer = lambda: response.defer()  # noqa: E731 - made only if the deadline nears
-        else:
-            defer = lambda: response.defer(ephemeral=True, thinking=True)  # noqa: E731
-        deferring: list[asyncio.Task[object]] = []
         async with holding as held:
-            # the work runs here, not in a task of its own (a task and asyncio.wait per click, issue 30); a timer
-            # defers the interaction meanwhile if the work is still busy near the deadline
-            timer = asyncio.get_running_loop().call_later(DEFER_AFTER, near_deadline, response, defer, deferring)
-            try:
-                reply = await work
-            finally:
-                timer.cancel()
-                if deferring:
-                    await deferring[0]  # what follows edits or follows up, once Discord has the deferral
+            task = asyncio.ensure_future(work)
+            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+            if not done and not response.is_done():
+                if interaction.type is discord.InteractionType.component or (
+                    interaction.type is discord.InteractionType.modal_submit and interaction.message is not None
+                ):  # a form opened from a message: a deferred update of it, as a click's
+                    await response.defer()
+                else:
+                    await response.defer(ephemeral=True, thinking=True)
+            reply = await task
             if lives_on is not None:
                 if reply.edit is None:
                     reply.edit, reply.shows = self.table_reply(lives_on).edit, self.surface.presenter.look(lives_on)
