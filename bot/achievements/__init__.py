@@ -77,6 +77,11 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
 )
 
 _BY_ID = {a.id: a for a in ACHIEVEMENTS}
+# game -> its per-game achievements' (id, rule), in ``ACHIEVEMENTS`` order (what ``earned`` runs, found once)
+_RULES: dict[str, tuple[tuple[str, g.Rule], ...]] = {}
+for _a in ACHIEVEMENTS:
+    if _a.game is not None and _a.rule is not None:
+        _RULES[_a.game] = (*_RULES.get(_a.game, ()), (_a.id, _a.rule))
 
 
 def by_id(achievement_id: str) -> Achievement | None:
@@ -86,15 +91,17 @@ def by_id(achievement_id: str) -> Achievement | None:
 def earned(record: GameRecord) -> dict[int, tuple[str, ...]]:
     """Member id -> the ids of this game's achievements they earned, in ``ACHIEVEMENTS`` order. Only people
     seated earn (never a computer player); a record that does not replay to its end earns nothing."""
+    if all(sitter.computer for sitter in record.seats):  # nobody can earn: no replay
+        return {}
     played = replay(record)
     if played is None:
         return {}
-    rules = [a for a in ACHIEVEMENTS if a.game == record.game and a.rule is not None]
+    rules = _RULES.get(record.game, ())
     found: dict[int, tuple[str, ...]] = {}
     for seat, sitter in enumerate(record.seats):
         if sitter.computer:
             continue
-        ids = tuple(a.id for a in rules if a.rule is not None and a.rule(played, seat))
+        ids = tuple(achievement for achievement, rule in rules if rule(played, seat))
         if ids:
             found[sitter.member_id] = tuple(dict.fromkeys(found.get(sitter.member_id, ()) + ids))
     return found
@@ -107,7 +114,15 @@ def first_reached(history: Sequence[PlayerGame]) -> dict[str, int]:
     reached: dict[str, int] = {}
     for a in ACHIEVEMENTS:
         rule = a.overall
-        if rule is None or not rule(ordered):
+        if rule is None:
+            continue
+        direct = o.REACHED.get(rule)
+        if direct is not None:  # the shortest earning prefix in one pass (what the bisection below finds)
+            length = direct(ordered)
+            if length is not None:
+                reached[a.id] = ordered[length - 1].game_id
+            continue
+        if not rule(ordered):
             continue
         # these rules only ever become true as games are added: the shortest earning prefix, by bisection
         lo, hi = 1, len(ordered)

@@ -91,9 +91,14 @@ class Played:
     def final(self) -> Any:
         return self.steps[-1].state
 
-    def events(self) -> list[Event]:
-        """Every event of the game, in order (private ones too: the game is over)."""
-        return [event for step in self.steps for event in step.events]
+    def events(self) -> Sequence[Event]:
+        """Every event of the game, in order (private ones too: the game is over). Built once and shared by every
+        rule and seat (a tuple: no rule can change what the next one reads)."""
+        found: tuple[Event, ...] | None = self.__dict__.get("_events")
+        if found is None:
+            found = tuple(event for step in self.steps for event in step.events)
+            self.__dict__["_events"] = found  # (frozen: set past the dataclass's __setattr__, as a cache)
+        return found
 
     def won(self, seat: int) -> bool:
         return self.record.results[seat].result == WIN

@@ -44,11 +44,13 @@ _GAMES = each(
 )
 _MOVES = each("SELECT game_id, seat, action, dice FROM actions WHERE game_id IN {0} ORDER BY game_id, seq", _IDS)
 _RESULTS = each("SELECT game_id, user_id, place, result, score, finished_at FROM results WHERE game_id IN {0}", _IDS)
-# A member's results on a server, read by (guild, game, member): the whole key of results_board, one game at a time
-# (without the game the index finds every result of the server). The games are the registered ones.
+# Members' results on a server, read by (guild, game, member): the whole key of results_board, one game and one
+# member at a time (without the game the index finds every result of the server). The games are the registered
+# ones; the members are all those of one server that a write evaluates (one statement for them, not one each).
 _HISTORY = (
-    "SELECT game_id, game, result, place, finished_at FROM results"
-    " WHERE guild_id = ? AND game IN ({games}) AND user_id = ? AND is_bot = 0 ORDER BY finished_at, game_id"
+    "SELECT user_id, game_id, game, result, place, finished_at FROM results"
+    " WHERE guild_id = ? AND game IN ({games}) AND user_id IN ({members}) AND is_bot = 0"
+    " ORDER BY user_id, finished_at, game_id"
 )
 _INSERT = (
     "INSERT INTO achievements (guild_id, user_id, achievement, game_id, at) VALUES (?,?,?,?,?)"
@@ -117,14 +119,18 @@ def _evaluate(cursor: Cursor, game_ids: Sequence[int], now: float) -> None:
             rows += [(guild, member, achievement, game_id, at) for achievement in found]
         people |= {(guild, seat.member_id) for seat in record.seats if not seat.computer}
     games_known = sorted({spec.id for spec in specs()})
-    history_sql = _HISTORY.format(games=", ".join("?" * len(games_known)))
+    games_marks = ", ".join("?" * len(games_known))
+    members_of: dict[int, list[int]] = {}
     for guild, member in sorted(people):
-        history = [
-            PlayerGame(int(r[0]), str(r[1]), str(r[2]), int(r[3]), float(r[4]))
-            for r in cursor.execute(history_sql, (guild, *games_known, member)).fetchall()
-        ]
-        at_of = {game.game_id: game.finished_at for game in history}
-        rows += [(guild, member, a, game_id, at_of[game_id]) for a, game_id in first_reached(history).items()]
+        members_of.setdefault(guild, []).append(member)
+    for guild, members in members_of.items():
+        histories: dict[int, list[PlayerGame]] = {member: [] for member in members}
+        history_sql = _HISTORY.format(games=games_marks, members=", ".join("?" * len(members)))
+        for r in cursor.execute(history_sql, (guild, *games_known, *members)).fetchall():
+            histories[int(r[0])].append(PlayerGame(int(r[1]), str(r[2]), str(r[3]), int(r[4]), float(r[5])))
+        for member, history in histories.items():
+            at_of = {game.game_id: game.finished_at for game in history}
+            rows += [(guild, member, a, game_id, at_of[game_id]) for a, game_id in first_reached(history).items()]
     cursor.executemany(_INSERT, rows)
     cursor.executemany(_EVALUATED, [(int(g[0]), now) for g in games])
 
