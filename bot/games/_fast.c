@@ -427,10 +427,30 @@ list2(PyObject *a, PyObject *b)
     return l;
 }
 
+/* The seat to act of the well-formed state of a game in play (the lists the fast path indexes, of one length, plain
+   ints), else -1: the reference decides. */
+static Py_ssize_t
+pig_sound(PyObject *st)
+{
+    PyObject *scores = PF(st, P_SCORES), *active = PF(st, P_ACTIVE), *turns = PF(st, P_TURNS);
+    Py_ssize_t n = PyList_CheckExact(scores) ? PyList_GET_SIZE(scores) : -1;
+    Py_ssize_t p = small_index(PF(st, P_CURRENT), n);
+    if (p < 0 || PF(st, P_WINNER) != Py_None || n > PyTuple_GET_SIZE(PIG_TURN) || !PyList_CheckExact(active)
+        || PyList_GET_SIZE(active) != n || !bools_some_true(active) || !PyList_CheckExact(turns)
+        || PyList_GET_SIZE(turns) != n || !PyLong_CheckExact(PF(st, P_TURN_TOTAL)) || !PyLong_CheckExact(PF(st, P_ROLLS))) {
+        return -1;
+    }
+    return p;
+}
+
 /* One die, no equal_turns: Pig.apply's inline roll. */
 static PyObject *
 pig_roll_one(PyObject *self, PyObject *st, PyObject *o, PyObject *faces, Py_ssize_t p, PyObject *target, int auto_hold)
 {
+    if (pig_sound(st) != p) { /* the dice source is Python code: it may not have changed the state, but check */
+        PyErr_SetString(PyExc_RuntimeError, "the Pig state changed while the dice rolled");
+        return NULL;
+    }
     PyObject *scores = PF(st, P_SCORES), *active = PF(st, P_ACTIVE), *cur = PF(st, P_CURRENT);
     PyObject *face = PySequence_GetItem(faces, 0);
     if (face == NULL) {
@@ -588,14 +608,8 @@ pig_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
         return fallback(pig_apply_py, self, args, nargs, kwnames);
     }
     PyObject *st = args[0], *player = args[1], *action = args[2], *dice = args[3];
-    PyObject *scores = PF(st, P_SCORES), *active = PF(st, P_ACTIVE), *turns = PF(st, P_TURNS);
-    Py_ssize_t n = PyList_CheckExact(scores) ? PyList_GET_SIZE(scores) : -1;
-    Py_ssize_t p = small_index(PF(st, P_CURRENT), n);
-    /* the well-formed state of a game in play, the seat to act, plain ints: else the reference decides */
-    if (p < 0 || PF(st, P_WINNER) != Py_None || !PyLong_CheckExact(player) || n > PyTuple_GET_SIZE(PIG_TURN)
-        || !PyList_CheckExact(active) || PyList_GET_SIZE(active) != n || !bools_some_true(active)
-        || !PyList_CheckExact(turns) || PyList_GET_SIZE(turns) != n || !PyLong_CheckExact(PF(st, P_TURN_TOTAL))
-        || !PyLong_CheckExact(PF(st, P_ROLLS))) {
+    Py_ssize_t p = pig_sound(st);
+    if (p < 0 || !PyLong_CheckExact(player)) {
         return fallback(pig_apply_py, self, args, nargs, kwnames);
     }
     int mine = PyObject_RichCompareBool(player, PF(st, P_CURRENT), Py_EQ);
@@ -725,6 +739,10 @@ liar_deal(PyObject *self, PyObject *s, PyObject *dice, PyObject *starter, PyObje
     }
     Py_CLEAR(e);
     for (Py_ssize_t seat = 0; seat < n; seat++) {
+        if (LF(s, L_COUNTS) != counts || PyList_GET_SIZE(counts) != n) { /* the dice source ran: check */
+            PyErr_SetString(PyExc_RuntimeError, "the Liar's Dice state changed while the dice rolled");
+            goto fail;
+        }
         PyObject *count = PyList_GET_ITEM(counts, seat);
         PyObject *hand;
         if (PyObject_IsTrue(count)) { /* an exact int (live_total) */

@@ -204,3 +204,18 @@ def test_the_registry_serves_the_compiled_engines_unless_told_not_to():
     )
     assert run_python(code, DICETAVERN_PURE_ENGINES="") == "CompiledPig CompiledLiarsDice"
     assert run_python(code, DICETAVERN_PURE_ENGINES="1") == "Pig LiarsDice"
+
+
+def test_a_dice_source_that_changes_the_state_meets_an_error_not_a_crash():
+    """The dice source is Python code the compiled roll waits on: if it changed the state under it (nothing in the
+    project does), the compiled engine refuses with an error rather than read past the state's lists."""
+    fast = CompiledPig()
+    state, _ = fast.new_game(2, PigOptions(), SeededDice(1))
+
+    class Meddling(SeededDice):
+        def roll(self, count: int = 1, sides: int = 6) -> list[int]:
+            state.scores = []
+            return [3]
+
+    with pytest.raises(RuntimeError):
+        fast.apply(state, state.current, Action("roll"), Meddling())
