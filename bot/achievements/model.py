@@ -1,15 +1,16 @@
 """What achievements read: one recorded finished game, and one member's past results.
 
-Pure: the dataclasses a store fills from its rows (columns named on each), and the replay of a game's action log
-through its engine with the recorded dice (``bot.games.logged.apply_logged``, as ``bot.replay`` does, without the
-store). Nothing here reads or writes anything.
+Pure: the records a store fills from its rows (columns named on each; those made per row are named tuples, a
+third of a frozen dataclass's cost to build: a game end builds one per move and per past game), and the replay of
+a game's action log through its engine with the recorded dice (``bot.games.logged.apply_logged``, as
+``bot.replay`` does, without the store). Nothing here reads or writes anything.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.games import Event, get_engine
 from bot.games.dice import ReplayDice
@@ -18,16 +19,14 @@ from bot.games.logged import apply_logged
 WIN, LOSS, NEUTRAL = "win", "loss", "neutral"
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     """One seat, in seat order: ``games.seats`` JSON ``{"id", "name", "level"}``; a computer player has a level."""
 
     member_id: int
     computer: bool = False
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """One seat's result: the ``results`` row of that seat (``place``, ``result``, ``score``)."""
 
     place: int
@@ -35,8 +34,7 @@ class Result:
     score: int
 
 
-@dataclass(frozen=True)
-class LoggedMove:
+class LoggedMove(NamedTuple):
     """One ``actions`` row (``seat``, ``action``, ``dice`` as JSON), in ``seq`` order; or one entry of a compacted
     ``games.record``. ``start`` first, then moves as the game encodes them, ``timeout`` or ``forfeit:<why>``."""
 
@@ -58,8 +56,7 @@ class GameRecord:
     results: tuple[Result, ...]
 
 
-@dataclass(frozen=True)
-class PlayerGame:
+class PlayerGame(NamedTuple):
     """One of a member's finished games, from their ``results`` row: ``game_id``, ``game``, ``result``, ``place``,
     ``finished_at``. Computer players have no history: their rows (``is_bot = 1``) are left out by the store."""
 
@@ -70,8 +67,7 @@ class PlayerGame:
     finished_at: float
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """The game right after one logged action: who acted (None for ``start``), what, the events, the state."""
 
     seat: int | None

@@ -39,11 +39,12 @@ _IDS = SQL(
     sqlite="(SELECT value FROM json_each(?))",
     postgresql="(SELECT value::bigint FROM jsonb_array_elements_text(?::jsonb))",
 )
-_GAMES = each(
-    "SELECT id, guild_id, game, options, seats, record FROM games WHERE status = 'finished' AND id IN {0}", _IDS
-)
-_MOVES = each("SELECT game_id, seat, action, dice FROM actions WHERE game_id IN {0} ORDER BY game_id, seq", _IDS)
-_RESULTS = each("SELECT game_id, user_id, place, result, score, finished_at FROM results WHERE game_id IN {0}", _IDS)
+_ONE = SQL(sqlite="(?)", postgresql="(?)")  # one game (the write that finishes it): no JSON array to expand
+_GAMES_OF = "SELECT id, guild_id, game, options, seats, record FROM games WHERE status = 'finished' AND id IN {0}"
+_MOVES_OF = "SELECT game_id, seat, action, dice FROM actions WHERE game_id IN {0} ORDER BY game_id, seq"
+_RESULTS_OF = "SELECT game_id, user_id, place, result, score, finished_at FROM results WHERE game_id IN {0}"
+_GAMES, _MOVES, _RESULTS = (each(sql, _IDS) for sql in (_GAMES_OF, _MOVES_OF, _RESULTS_OF))
+_GAME, _GAME_MOVES, _GAME_RESULTS = (each(sql, _ONE) for sql in (_GAMES_OF, _MOVES_OF, _RESULTS_OF))
 # Members' results on a server, read by (guild, game, member): the whole key of results_board, one game and one
 # member at a time (without the game the index finds every result of the server). The games are the registered
 # ones; the members are all those of one server that a write evaluates (one statement for them, not one each).
@@ -91,16 +92,22 @@ def _record(row: Sequence[Any], moves: list[LoggedMove], results: dict[int, Sequ
 
 
 def _evaluate(cursor: Cursor, game_ids: Sequence[int], now: float) -> None:
-    ids = dumps(sorted(game_ids))
-    games = cursor.execute(_GAMES, (ids,)).fetchall()
+    unique = sorted(set(game_ids))
+    if len(unique) == 1:
+        ids: Any = unique[0]
+        read_games, read_moves, read_results = _GAME, _GAME_MOVES, _GAME_RESULTS
+    else:
+        ids = dumps(unique)
+        read_games, read_moves, read_results = _GAMES, _MOVES, _RESULTS
+    games = cursor.execute(read_games, (ids,)).fetchall()
     if not games:
         return
     logged: dict[int, list[LoggedMove]] = {}
     if any(g[5] is None for g in games):
-        for game_id, seat, action, dice in cursor.execute(_MOVES, (ids,)).fetchall():
+        for game_id, seat, action, dice in cursor.execute(read_moves, (ids,)).fetchall():
             logged.setdefault(int(game_id), []).append(LoggedMove(seat, action, loads(dice) if dice else None))
     results: dict[int, dict[int, Sequence[Any]]] = {}
-    for r in cursor.execute(_RESULTS, (ids,)).fetchall():
+    for r in cursor.execute(read_results, (ids,)).fetchall():
         results.setdefault(int(r[0]), {})[int(r[1])] = r
     rows: list[tuple[Any, ...]] = []
     people: set[tuple[int, int]] = set()  # (guild, member) whose history may have reached something

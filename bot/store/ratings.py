@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from bot.ratings import ALL, LEVEL_IDS, LEVELS, Finish, Standing, player_id, settle
@@ -55,6 +56,7 @@ _FINISHED = SQL(
 )
 
 
+@cache
 def _books(players: int) -> str:
     """The server's current season (0 before its first) beside each of ``players`` players' ratings on two boards in
     it: ``(season, game, user_id, mu, ...)``, one row with NULLs after the season when none has a rating. Parameters:
