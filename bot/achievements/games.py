@@ -30,8 +30,10 @@ def pig_bank_30(played: Played, seat: int) -> bool:
 
 def pig_one_turn_win(played: Played, seat: int) -> bool:
     """Win with a single bank: the winning hold banks the whole score, from 0."""
+    if not played.won(seat):
+        return False
     holds = _mine(played, "hold", seat)
-    return played.won(seat) and len([h for h in holds if h["banked"] > 0]) == 1 and holds[-1]["banked"] > 0
+    return len([h for h in holds if h["banked"] > 0]) == 1 and holds[-1]["banked"] > 0
 
 
 def pig_no_bust(played: Played, seat: int) -> bool:
@@ -186,20 +188,18 @@ def liar_sharp_eye(played: Played, seat: int) -> bool:
 
 def liar_flawless(played: Played, seat: int) -> bool:
     """Win a game of rounds without losing a die."""
+    if not (played.won(seat) and _rounds_mode(played)):
+        return False
     lost = [e for e in played.events() if e.kind in ("die_lost", "die_passed")]
-    mine = [e for e in lost if e.data.get("player", e.data.get("from")) == seat]
-    return played.won(seat) and _rounds_mode(played) and bool(lost) and not mine
+    return bool(lost) and not any(e.data.get("player", e.data.get("from")) == seat for e in lost)
 
 
 def liar_comeback(played: Played, seat: int) -> bool:
     """Win a game of rounds, starting with two dice or more, after being down to one die."""
+    if not (played.won(seat) and _rounds_mode(played) and played.final.options.dice_per_player >= 2):
+        return False
     counts = [e.data["counts"] for e in played.events() if e.kind in ("round", "die_lost", "die_passed")]
-    return (
-        played.won(seat)
-        and _rounds_mode(played)
-        and played.final.options.dice_per_player >= 2
-        and any(c[seat] == 1 for c in counts)
-    )
+    return any(c[seat] == 1 for c in counts)
 
 
 # -- Mythical Dice --------------------------------------------------------------------------------------------
@@ -242,6 +242,8 @@ def mythic_zero(played: Played, seat: int) -> bool:
 
 def mythic_winner_exact(played: Played, seat: int) -> bool:
     """Win the game with more exact bids than bids missed."""
+    if not played.won(seat):
+        return False
     rows = _rows(played, seat)
     exact = sum(row["bid"] == row["tricks"] for row in rows)
-    return played.won(seat) and exact > len(rows) - exact
+    return exact > len(rows) - exact
