@@ -3,7 +3,11 @@
 FROM python:3.11-slim-bookworm AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-COPY pyproject.toml README.md ./
+# A C compiler for the engines' compiled fast path (setup.py, bot/games/_fast.c): the wheel carries the built
+# module, so the image needs no compiler; without one the build would still succeed, with the pure-Python engines.
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null \
+    && rm -rf /var/lib/apt/lists/*
+COPY pyproject.toml setup.py README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 RUN pip wheel --no-deps --wheel-dir /wheels .

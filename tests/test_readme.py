@@ -277,6 +277,16 @@ def test_docker_command_matches_the_dockerfile():
     assert ".env" in ignored and "constraints.txt" not in ignored
 
 
+def test_dockerfile_builds_the_compiled_engines():
+    """The image's wheel carries the engines' compiled fast path: its build stage has setup.py and a C compiler (a
+    wheel built without either silently serves the pure-Python engines in production)."""
+    build = (ROOT / "Dockerfile").read_text().rsplit("\nFROM ", 1)[0]
+    copies = [x.split()[1:-1] for x in build.splitlines() if x.startswith("COPY ")]
+    assert any("setup.py" in files for files in copies)
+    assert re.search(r"apt-get install .*\bgcc\b", build)
+    assert "bot/games/*.so" in (ROOT / ".dockerignore").read_text().split()  # a local build is not copied in
+
+
 def test_dockerfile_installs_pinned_dependencies_before_the_code_and_checks_health(tmp_path):
     dockerfile = (ROOT / "Dockerfile").read_text()
     final = dockerfile.rsplit("\nFROM ", 1)[1]  # the image's stage; the first only builds the wheel
