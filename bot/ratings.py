@@ -15,7 +15,6 @@ same level at one table are rated as two seats, and the level takes the mean of 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -97,88 +96,15 @@ class Finish:
 
 
 def rate(previous: Sequence[tuple[float, float]], places: Sequence[int]) -> list[tuple[float, float]]:
-    """Each seat's (mu, sigma) after a game, from its (mu, sigma) before and its place (equal places tie).
-
-    openskill's ``PlackettLuce.rate`` (6.x, ``model()``'s parameters) for teams of one player, the same float
-    operations in the same order (bit-identical results: tests/test_ratings_plackett_luce.py checks it against
-    openskill on random games), without its objects: a rating object per seat (each with a uuid4, from the OS's
-    random source), their deep copies and the argument checks were most of a game end's rating."""
+    """Each seat's (mu, sigma) after a game, from its (mu, sigma) before and its place (equal places tie)."""
     if len(previous) != len(places):
         raise ValueError("one place per seat")
     if len(previous) < 2:
         raise ValueError("a rated game has at least two seats")
-    return _plackett_luce(previous, [float(p) for p in places])
-
-
-_BETA_SQUARED = (MU / 6) ** 2  # openskill's beta (25/6), squared as its _c does
-_TAU_SQUARED = (MU / 300) * (MU / 300)  # tau (25/300), squared as its rate does
-_KAPPA = 0.0001
-
-
-def _plackett_luce(previous: Sequence[tuple[float, float]], ranks: list[float]) -> list[tuple[float, float]]:
-    """``PlackettLuce(mu=MU, sigma=SIGMA).rate([[rating] for rating in previous], ranks=ranks)``, step by step (the
-    comments name openskill's steps); one player per team, no weights, no scores, no limit on sigma."""
-    n = len(previous)
-    # rate: sigma corrected with tau; the teams in rank order (_unwind: a stable sort by rank), ranks sorted
-    order = sorted(range(n), key=ranks.__getitem__)
-    mus = [previous[i][0] for i in order]
-    sigmas = [math.sqrt(previous[i][1] * previous[i][1] + _TAU_SQUARED) for i in order]
-    rank = [int(r) for r in sorted(ranks)]
-    # _calculate_team_ratings (no balance: each weight 1.0), _c, _sum_q (no scores), _a
-    team_mu = [0.0 + mu * 1.0 for mu in mus]
-    team_sigma_squared = [0.0 + (sigma * 1.0) ** 2 for sigma in sigmas]
-    collective = 0.0
-    for sigma_squared in team_sigma_squared:
-        collective += sigma_squared + _BETA_SQUARED
-    c = math.sqrt(collective)
-    # (openskill's dict of sums, filled in q order since the ranks are sorted; its first term is the term itself,
-    # here 0.0 + the term: the same float, exp being positive)
-    sum_q = [0.0] * n
-    for i in range(n):
-        summed = math.exp(team_mu[i] / c)
-        for q in range(n):
-            if rank[i] >= rank[q]:
-                sum_q[q] += summed
-    a = [sum(1 for other in rank if other == mine) for mine in rank]
-    # _compute
-    rated: list[tuple[float, float]] = []
-    for i in range(n):
-        omega = 0.0
-        delta = 0.0
-        i_mu_over_c = math.exp(team_mu[i] / c)
-        for q in range(n):
-            share = i_mu_over_c / sum_q[q]
-            if rank[q] <= rank[i]:
-                delta += share * (1 - share) / a[q]
-                if q == i:
-                    omega += (1 - share) / a[q]
-                else:
-                    omega -= share / a[q]
-        sigma_squared = team_sigma_squared[i]
-        omega *= sigma_squared / c
-        delta *= sigma_squared / c**2
-        delta *= math.sqrt(sigma_squared) / c  # the default gamma
-        mu, sigma = mus[i], sigmas[i]
-        if omega >= 0:
-            mu += (sigma**2 / sigma_squared) * omega * 1.0
-            sigma *= math.sqrt(max(1 - (sigma**2 / sigma_squared) * delta * 1.0, _KAPPA))
-        else:
-            mu += (sigma**2 / sigma_squared) * omega / 1.0
-            sigma *= math.sqrt(max(1 - (sigma**2 / sigma_squared) * delta / 1.0, _KAPPA))
-        rated.append((mu, sigma))
-    # ties: each tied team's mu moves by its group's mean change, which openskill measures after it has already
-    # written the new mu over the old (x - x): 0.0, added as it adds it
-    for r in set(rank):
-        tied = [i for i in range(n) if rank[i] == r]
-        if len(tied) > 1:
-            change = sum(rated[i][0] - rated[i][0] for i in tied) / len(tied)
-            for i in tied:
-                rated[i] = (rated[i][0] + change, rated[i][1])
-    # back to the seats' order
-    result: list[tuple[float, float]] = [(0.0, 0.0)] * n
-    for position, seat in enumerate(order):
-        result[seat] = rated[position]
-    return result
+    pl = model()
+    teams = [[pl.rating(mu=mu, sigma=sigma)] for mu, sigma in previous]
+    rated = pl.rate(teams, ranks=[float(p) for p in places])
+    return [(team[0].mu, team[0].sigma) for team in rated]
 
 
 def settle(book: Mapping[int, Standing], finishes: Sequence[Finish]) -> dict[int, Standing]:
