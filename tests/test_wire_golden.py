@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import discord
 import pytest
 
 from bot.games import get_engine
@@ -23,11 +24,36 @@ from cogs.utils.components import (
     COLOURS,
     controls_rows,
     rows_of,
-    table_layout,
     table_message,
     text_components,
     text_message,
 )
+
+
+def table_layout(
+    table: Table, locale: str, *, with_controls: bool = True, note: str | None = None
+) -> discord.ui.LayoutView:
+    """The whole table message as a Components V2 layout of discord.py ``ui`` objects, as the bot built it before
+    issue 30: the reference the JSON that is sent must equal. One container whose accent colour says the state, the
+    title and the game's head lines, one text block per seat (its marker, name, numbers, last claim), what the
+    table waits for, the last lines of the log, why it closed, the fair dice and the table's id in one small
+    line, then the controls (none once the table is over: a finished table offers nothing it cannot do).
+    ``with_controls`` False: the same table without them (``/<game> status``, privately); ``note``: a line above
+    the container (a private copy's why)."""
+    text = c.table_text(table, locale)
+    blocks = c.Blocks()
+    blocks.text("\n".join([f"## {text.title}", *text.head]))
+    blocks.separator()
+    blocks.seats(text.seats)
+    if any(text.foot):
+        blocks.text("\n".join(text.foot).strip("\n"))
+    if table.status == "cancelled":
+        blocks.text(c.t(f"table.closed_{c.close_reason(table)}", locale))
+    small = " · ".join([*text.fair, text.footer])
+    rows = c.table_rows(table, locale) if with_controls else []
+    title = c.t("table.log", locale)
+    return blocks.layout(COLOURS.get(table.status, 0), log=text.log, small=small, rows=rows, log_title=title, note=note)
+
 
 GAMES = ("pig", "mia", "mex", "liar", "mythic")
 STEPS = (0, 1, 2, 4, 7, 12, 20, 33)

@@ -201,34 +201,9 @@ def select_option(
 
 
 def table_message(table: Table, locale: str, *, with_controls: bool = True, note: str | None = None) -> Prebuilt:
-    """The whole table message, ready to send: ``table_layout``'s Components V2 layout, built as Discord's JSON
+    """The whole table message, ready to send: its Components V2 layout, built as Discord's JSON
     (``table_components``; tests/test_wire_golden.py holds the two equal)."""
     return Prebuilt(table_components(table, locale, with_controls=with_controls, note=note))
-
-
-def table_layout(
-    table: Table, locale: str, *, with_controls: bool = True, note: str | None = None
-) -> discord.ui.LayoutView:
-    """The whole table message as a Components V2 layout of discord.py ``ui`` objects (the reference the JSON that
-    is sent must equal): one container whose accent colour says the state, the
-    title and the game's head lines, one text block per seat (its marker, name, numbers, last claim), what the
-    table waits for, the last lines of the log, why it closed, the fair dice and the table's id in one small
-    line, then the controls (none once the table is over: a finished table offers nothing it cannot do).
-    ``with_controls`` False: the same table without them (``/<game> status``, privately); ``note``: a line above
-    the container (a private copy's why)."""
-    text = table_text(table, locale)
-    blocks = Blocks()
-    blocks.text("\n".join([f"## {text.title}", *text.head]))
-    blocks.separator()
-    blocks.seats(text.seats)
-    if any(text.foot):
-        blocks.text("\n".join(text.foot).strip("\n"))
-    if table.status == "cancelled":
-        blocks.text(t(f"table.closed_{close_reason(table)}", locale))
-    small = " · ".join([*text.fair, text.footer])
-    rows = table_rows(table, locale) if with_controls else []
-    title = t("table.log", locale)
-    return blocks.layout(COLOURS.get(table.status, 0), log=text.log, small=small, rows=rows, log_title=title, note=note)
 
 
 class Blocks:
