@@ -290,6 +290,8 @@ class DiceTavern(commands.Bot):
         how = CRASH
         try:
             await super().start(token, reconnect=reconnect)
+            if self._closing is not None:  # a lost lease's close: discord.py's part ends start(); the lease's
+                await self._closing  # release and the store's close must end before the run (and its loop) does
             how = LEASE_LOST if self.lease_lost else CLEAN
         except IdentifyBudgetLow:
             how = REFUSED
