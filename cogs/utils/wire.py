@@ -72,17 +72,7 @@ async def update_message(interaction: discord.Interaction, view: Prebuilt) -> No
         view=view,
         previous_allowed_mentions=state.allowed_mentions,
     )
-    http = state.http
-    # create_interaction_response's request without its ``with_response``: Discord answers 204 instead of echoing
-    # the whole message back (which edit_message parsed into an InteractionMessage nobody here reads)
-    await async_context.get().request(
-        _callback(interaction),
-        session=interaction._session,
-        proxy=http.proxy,
-        proxy_auth=http.proxy_auth,
-        payload=params.payload,
-    )
-    response._response_type = discord.InteractionResponseType.message_update
+    await _respond(interaction, discord.InteractionResponseType.message_update, params.payload)
 
 
 async def edit_channel_message(bot: DiceTavern, channel_id: int, message_id: int, view: Prebuilt) -> None:
@@ -118,13 +108,23 @@ async def send_to_channel(
     return int(data["id"])
 
 
-def _callback(interaction: discord.Interaction) -> Route:
-    return Route(
+async def _respond(
+    interaction: discord.Interaction, kind: discord.InteractionResponseType, payload: JSON | None
+) -> None:
+    """The interaction's response, as create_interaction_response sends it but without its ``with_response``
+    (Discord answers 204 instead of echoing the whole message back, which discord.py parsed into an object nobody
+    here reads), then recorded on the interaction (``is_done()``, follow-ups and edits of it work as before)."""
+    http = interaction._state.http
+    route = Route(
         "POST",
         "/interactions/{webhook_id}/{webhook_token}/callback",
         webhook_id=interaction.id,
         webhook_token=interaction.token,
     )
+    await async_context.get().request(
+        route, session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth, payload=payload
+    )
+    interaction.response._response_type = kind
 
 
 async def send_private(interaction: discord.Interaction, view: Prebuilt) -> None:
@@ -145,14 +145,7 @@ async def send_private(interaction: discord.Interaction, view: Prebuilt) -> None
             flags=flags,
             previous_allowed_mentions=state.allowed_mentions,
         )
-        await adapter.request(
-            _callback(interaction),
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=params.payload,
-        )
-        response._response_type = discord.InteractionResponseType.channel_message
+        await _respond(interaction, discord.InteractionResponseType.channel_message, params.payload)
         return
     with handle_message_parameters(
         tts=False, flags=flags, view=view, previous_allowed_mentions=state.allowed_mentions
