@@ -206,6 +206,34 @@ def table_message(table: Table, locale: str, *, with_controls: bool = True, note
     return Prebuilt(table_components(table, locale, with_controls=with_controls, note=note))
 
 
+def fit(
+    contents: list[str],
+    seat_blocks: tuple[int, int] | None,
+    controls: int,
+    log: list[str],
+    small: str,
+    note: str | None,
+    log_title: str,
+) -> tuple[tuple[int, int] | None, list[str], str]:
+    """Discord's limits for a V2 layout of blocks whose texts are ``contents`` (both builders, ``Blocks`` and
+    ``PlainBlocks``, lay out by it): the seat blocks to join into one text block when the components would pass
+    V2_COMPONENTS (else None), the log lines that fit V2_TEXT (the oldest left out), and the log's title line."""
+    # the container, the log and its separator, the small line, a note above, the controls
+    fixed = 1 + (2 if log else 0) + (1 if small else 0) + (1 if note else 0) + controls
+    joined = seat_blocks if fixed + len(contents) > V2_COMPONENTS else None
+    if joined is not None:
+        first, end = joined
+        contents = [*contents[:first], "\n".join(contents[first:end]), *contents[end:]]
+    size = sum(len(content) for content in contents) + len(note or "")
+    size += len(small) + 3 * (small.count("\n") + 1)
+    title = f"-# {log_title}\n" if log_title else ""
+    log = list(log)
+    while log and size + len(title) + len("\n".join(log)) > V2_TEXT:
+        log.pop(0)
+        log_cut.warning("a V2 message ran past %s characters: its oldest log line was left out", V2_TEXT)
+    return joined, log, title
+
+
 class Blocks:
     """A V2 message being laid out: text blocks and separators in order, then ``layout`` puts them, the log, the
     small line and the action rows into one container within Discord's limits (40 components, 4,000 characters
@@ -240,20 +268,12 @@ class Blocks:
         note: str | None = None,
     ) -> discord.ui.LayoutView:
         items = list(self.items)
-        log = list(log or [])
+        contents = [str(getattr(item, "content", "")) for item in items]
         controls = sum(1 + len(row.children) for row in rows)
-        # the container, the log and its separator, the small line, a note above, the controls
-        fixed = 1 + (2 if log else 0) + (1 if small else 0) + (1 if note else 0) + controls
-        if fixed + len(items) > V2_COMPONENTS and self.seat_blocks is not None:
-            first, end = self.seat_blocks
-            joined = "\n".join(str(getattr(item, "content", "")) for item in items[first:end])
-            items[first:end] = [discord.ui.TextDisplay(joined)]
-        size = sum(len(str(getattr(item, "content", ""))) for item in items) + len(note or "")
-        size += len(small) + 3 * (small.count("\n") + 1)
-        title = f"-# {log_title}\n" if log_title else ""
-        while log and size + len(title) + len("\n".join(log)) > V2_TEXT:
-            log.pop(0)
-            log_cut.warning("a V2 message ran past %s characters: its oldest log line was left out", V2_TEXT)
+        joined, log, title = fit(contents, self.seat_blocks, controls, log or [], small, note, log_title)
+        if joined is not None:
+            first, end = joined
+            items[first:end] = [discord.ui.TextDisplay("\n".join(contents[first:end]))]
         container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=accent)
         for item in items:
             container.add_item(item)
@@ -609,19 +629,12 @@ class PlainBlocks:
         note: str | None = None,
     ) -> list[JSON]:
         items = list(self.items)
-        log = list(log or [])
+        contents = [str(item.get("content", "")) for item in items]
         controls = sum(1 + len(row["components"]) for row in rows)
-        fixed = 1 + (2 if log else 0) + (1 if small else 0) + (1 if note else 0) + controls
-        if fixed + len(items) > V2_COMPONENTS and self.seat_blocks is not None:
-            first, end = self.seat_blocks
-            joined = "\n".join(str(item.get("content", "")) for item in items[first:end])
-            items[first:end] = [{"type": TEXT, "content": joined}]
-        size = sum(len(str(item.get("content", ""))) for item in items) + len(note or "")
-        size += len(small) + 3 * (small.count("\n") + 1)
-        title = f"-# {log_title}\n" if log_title else ""
-        while log and size + len(title) + len("\n".join(log)) > V2_TEXT:
-            log.pop(0)
-            log_cut.warning("a V2 message ran past %s characters: its oldest log line was left out", V2_TEXT)
+        joined, log, title = fit(contents, self.seat_blocks, controls, log or [], small, note, log_title)
+        if joined is not None:
+            first, end = joined
+            items[first:end] = [{"type": TEXT, "content": "\n".join(contents[first:end])}]
         inner = items
         if log:
             inner.append({"type": SEPARATOR, "divider": False, "spacing": 1})
