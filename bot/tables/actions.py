@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.games import Action
 
-_PARSED: dict[str, tuple[Action, str]] = {}  # an action's text -> (its Action, that Action's own text)
-PARSED_MOST = 4096  # distinct texts kept (the games' buttons and commands are far fewer): emptied when full
+PARSED_MOST = 4096  # distinct texts kept (the games' buttons and commands are far fewer)
 
 
 def parsed(action: Action | str) -> tuple[Action, str]:
@@ -13,10 +14,10 @@ def parsed(action: Action | str) -> tuple[Action, str]:
     (an ``Action`` is a tuple, so one may serve many moves); ``(action, action.encode())`` for an Action."""
     if not isinstance(action, str):
         return action, action.encode()
-    known = _PARSED.get(action)
-    if known is None:
-        move = Action.parse(action)
-        if len(_PARSED) >= PARSED_MOST:
-            _PARSED.clear()
-        known = _PARSED[action] = (move, move.encode())
-    return known
+    return _parsed_text(action)
+
+
+@lru_cache(maxsize=PARSED_MOST)
+def _parsed_text(text: str) -> tuple[Action, str]:
+    move = Action.parse(text)
+    return move, move.encode()
